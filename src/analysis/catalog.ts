@@ -1,22 +1,25 @@
-// The exercise catalog served by GET /v1/exercises. Ids are kebab-case and stable.
-// (Placeholder entries; the engine issue fills in signals, rules and camera angles.)
+// The exercise catalog served by GET /v1/exercises. Ids are kebab-case and stable. The entries are
+// derived from the engine's exercise definitions so the catalog can never list an exercise the
+// engine cannot judge (or the reverse).
+import { exercises } from './rules/index.js';
+
 export interface CatalogEntry {
   exercise_id: string;
   name: string;
   description: string;
+  /** Camera angle the engine judges this exercise best from. */
+  recommended_angle: string;
+  /** Form checks the engine applies, by name. */
+  form_checks: string[];
 }
 
-export const catalog: readonly CatalogEntry[] = [
-  { exercise_id: 'squat', name: 'Squat', description: 'Bodyweight or loaded squat.' },
-  { exercise_id: 'push-up', name: 'Push-up', description: 'Standard push-up.' },
-  { exercise_id: 'lunge', name: 'Lunge', description: 'Forward, reverse or split-stance lunge.' },
-  { exercise_id: 'side-lunge', name: 'Side lunge', description: 'Lateral lunge.' },
-  { exercise_id: 'bicep-curl', name: 'Bicep curl', description: 'Dumbbell or barbell curl.' },
-  { exercise_id: 'shoulder-press', name: 'Shoulder press', description: 'Overhead press.' },
-  { exercise_id: 'jumping-jack', name: 'Jumping jack', description: 'Jumping jacks.' },
-  { exercise_id: 'glute-bridge', name: 'Glute bridge', description: 'Hip bridge from the floor.' },
-  { exercise_id: 'sit-up', name: 'Sit-up', description: 'Full sit-up from lying.' },
-];
+export const catalog: readonly CatalogEntry[] = exercises.map((e) => ({
+  exercise_id: e.id,
+  name: e.name,
+  description: e.description,
+  recommended_angle: e.recommendedAngle,
+  form_checks: e.rules.map((r) => r.name),
+}));
 
 export function findExercise(id: string): CatalogEntry | undefined {
   return catalog.find((e) => e.exercise_id === id);

@@ -1,0 +1,100 @@
+// The shape every exercise definition (rules/<exercise>.ts) fills in, and the per-frame context the
+// definitions read. Keeping exercises as data + small pure functions is what lets one engine serve
+// the whole catalog.
+import type { Keypoint, PoseFrame } from './pose.js';
+import { dist, limbLength, pairPoint, smoothPoses, windowedScale } from './signals.js';
+import type { Thresholds } from './reps.js';
+
+export type CameraAngle = 'front' | 'side' | 'diagonal';
+
+/** One smoothed frame plus body-scale references that make ratios independent of distance. */
+export interface FrameCtx {
+  t: number;
+  p: Keypoint[];
+  /** Hip-knee-ankle length (thigh + shin) as the person's true leg length, pixels. */
+  legLen: number;
+  /** Shoulder-elbow-wrist length, pixels. */
+  armLen: number;
+  /** Shoulder-midpoint to hip-midpoint, pixels. */
+  torsoLen: number;
+}
+
+export function buildContext(frames: PoseFrame[], fps: number): FrameCtx[] {
+  const smooth = smoothPoses(frames);
+  const half = Math.round(5 * fps);
+  const raw = (f: (p: Keypoint[]) => number) => smooth.map(f);
+  const legLen = windowedScale(raw((p) => limbLength(p, 'hip', 'knee', 'ankle')), half);
+  const armLen = windowedScale(raw((p) => limbLength(p, 'shoulder', 'elbow', 'wrist')), half);
+  const torsoLen = windowedScale(raw((p) => {
+    const s = pairPoint(p, 'shoulder'), h = pairPoint(p, 'hip');
+    return s && h ? dist(s, h) : NaN;
+  }), half);
+  return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]! }));
+}
+
+export type Severity = 'minor' | 'moderate' | 'major';
+
+export interface Finding {
+  severity: Severity;
+  /** The sentence for this rep, with the measured value. */
+  description: string;
+  /** Index (into the rep's frames) of the frame that shows the fault. */
+  evidence: number;
+}
+
+/** The frames of one attempt plus where its extremes are. */
+export interface RepView {
+  frames: FrameCtx[];
+  /** Index in `frames` of the deepest / highest point. */
+  peak: number;
+  peakProgress: number;
+  valid: boolean;
+  durationS: number;
+  view: CameraAngle;
+}
+
+export interface FormRule {
+  id: string;
+  category: string;
+  name: string;
+  correction: string;
+  /** Views from which this fault can be judged; elsewhere the rule is skipped, not passed. */
+  views: CameraAngle[];
+  /** A finding when the fault is present, null when the rep is fine, undefined when unmeasurable. */
+  check(rep: RepView): Finding | null | undefined;
+  /** Reported as a strength when the rule was checked and passed. */
+  strength: { category: string; name: string; description: string };
+}
+
+export interface ExerciseDef {
+  id: string;
+  name: string;
+  description: string;
+  recommendedAngle: CameraAngle;
+  /** Why that angle, said to the partner. */
+  angleAdvice: string;
+  /** How to film so the person can be judged, when they could not be. */
+  filmingAdvice: string;
+  /** What the rep signal measures, for the docs. */
+  signal: string;
+  /**
+   * Per-clip references (e.g. the standing hip height) measured from the whole series, so the
+   * signal adapts to camera distance and perspective instead of to tuned constants.
+   */
+  calibrate?(frames: FrameCtx[]): Calibration;
+  /** 0 at rest, 1 at the full range of motion, NaN when the body parts are unseen. */
+  progress(f: FrameCtx, cal: Calibration): number;
+  thresholds?: Thresholds;
+  /** Posture that must hold while a rep is done (e.g. body horizontal for push-ups). */
+  gate(f: FrameCtx): boolean;
+  gateDescription: string;
+  rules: FormRule[];
+}
+
+export type Calibration = Record<string, number>;
+
+/** The gated progress series the segmenter reads. */
+export function progressSeries(def: ExerciseDef, frames: FrameCtx[]): number[] {
+  const cal = def.calibrate?.(frames) ?? {};
+  return frames.map((f) => (def.gate(f) ? def.progress(f, cal) : NaN));
+}

@@ -1,0 +1,75 @@
+// The engine factory the composition root uses: decode -> pose -> pipeline. The model loads lazily
+// on the first analysis so that an API-only process never pays for it.
+import { access } from 'node:fs/promises';
+import type { GraphModel } from '@tensorflow/tfjs-converter';
+import type { AnalysisEngine, AnalysisInput } from './engine.js';
+import { VideoProcessingError } from './engine.js';
+import type { AnalysisResult } from './result.js';
+import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions } from './decode.js';
+import { loadMoveNet, defaultModelDir, modelName } from './model.js';
+import { createPoseTracker, type PoseFrame } from './pose.js';
+import { analyzePoses, type PipelineOutput } from './pipeline.js';
+import { exerciseDef } from './rules/index.js';
+
+export interface PoseEngineOptions {
+  modelDir?: string;
+  decode?: Partial<DecodeOptions>;
+}
+
+export interface PoseEngineStats {
+  frames: number;
+  videoMs: number;
+  wallMs: number;
+}
+
+/** The engine plus a detailed entry point the benches and eval use. */
+export interface PoseEngine extends AnalysisEngine {
+  analyzeDetailed(input: AnalysisInput, signal?: AbortSignal): Promise<PipelineOutput & { stats: PoseEngineStats }>;
+}
+
+export const ENGINE_VERSION = 'pose-engine/1';
+
+export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
+  const decodeOpts: DecodeOptions = { ...defaultDecodeOptions, ...opts.decode };
+  let model: Promise<GraphModel> | undefined;
+  const getModel = () => {
+    // A failed load is not cached: the runner retries ProviderUnavailableError later.
+    model ??= loadMoveNet(opts.modelDir ?? defaultModelDir).catch((e) => { model = undefined; throw e; });
+    return model;
+  };
+
+  async function analyzeDetailed(input: AnalysisInput, signal?: AbortSignal) {
+    const def = exerciseDef(input.exerciseId);
+    if (!def) throw new RangeError(`unknown exercise id: ${input.exerciseId}`);
+    try {
+      await access(input.videoPath);
+    } catch {
+      throw new VideoProcessingError(`video file not readable: ${input.videoPath}`);
+    }
+    const started = performance.now();
+    const info = await probe(input.videoPath);
+    const net = await getModel();
+    const estimate = createPoseTracker(net);
+    // Only 17 keypoints per frame are kept; the frames themselves are dropped as they stream by.
+    const poses: PoseFrame[] = [];
+    for await (const frame of decodeFrames(input.videoPath, info, decodeOpts, signal)) {
+      signal?.throwIfAborted();
+      poses.push(estimate(frame));
+    }
+    const fps = Math.min(decodeOpts.fps, info.fps || decodeOpts.fps);
+    const out = analyzePoses(def, poses, fps);
+    const lastMs = poses.length ? poses[poses.length - 1]!.timeMs : 0;
+    return { ...out, stats: { frames: poses.length, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started } };
+  }
+
+  return {
+    version: `${ENGINE_VERSION} ${modelName} ${decodeOpts.fps}fps`,
+    analyzeDetailed,
+    async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
+      return (await analyzeDetailed(input, signal)).result;
+    },
+  };
+}
+
+export { VideoProcessingError, ProviderUnavailableError } from './engine.js';
+export type { AnalysisEngine, AnalysisInput } from './engine.js';

@@ -1,0 +1,78 @@
+// From a pose series to the result object: progress signal, repetitions, per-rep rules, feedback.
+// Pure and synchronous, so it is tested on synthetic keypoints without a model or a video.
+import type { AnalysisResult, Issue, RepStrength } from './result.js';
+import { buildContext, progressSeries, type CameraAngle, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
+import type { PoseFrame } from './pose.js';
+import { segmentReps, type Attempt } from './reps.js';
+import { smoothSeries } from './signals.js';
+import { estimateView } from './view.js';
+import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
+import { torsoVisible } from './pose.js';
+
+export interface PipelineOutput {
+  result: AnalysisResult;
+  attempts: Attempt[];
+  view: CameraAngle | 'unknown';
+}
+
+function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, view: CameraAngle | 'unknown'): JudgedRep {
+  const issues: JudgedRep['issues'] = [];
+  const strengths: RepStrength[] = [];
+  const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
+  if (!attempt.valid) {
+    const pct = Math.round(Math.min(1, attempt.peakProgress) * 100);
+    issues.push(attempt.returned
+      ? { ruleId: 'partial-range', category: 'range_of_motion', name: 'Partial repetition', severity: 'major',
+          description: `The movement reached about ${pct}% of the full range, so it does not count as a repetition.`,
+          correction: `Complete the full range of motion on every ${def.name.toLowerCase()}.`,
+          impact_on_score: impactOf.major, evidence_timestamp_ms: at(rep.peak) }
+      : { ruleId: 'unfinished', category: 'range_of_motion', name: 'Unfinished repetition', severity: 'major',
+          description: 'The attempt did not return to the start position before the video ended or the posture was lost.',
+          correction: 'Finish each repetition back in the start position, and keep recording until the set is over.',
+          impact_on_score: impactOf.major, evidence_timestamp_ms: at(rep.frames.length - 1) });
+  } else {
+    strengths.push({ category: 'range_of_motion', name: 'Full range of motion', description: `Completed the full ${def.name.toLowerCase()} movement.` });
+  }
+  for (const rule of def.rules) {
+    if (view === 'unknown' || !rule.views.includes(view)) continue;
+    // A partial rep already carries its range issue; judging its depth again would count it twice.
+    if (!attempt.valid && rule.category === 'range_of_motion') continue;
+    const finding = rule.check(rep);
+    if (finding === undefined) continue;
+    if (finding === null) {
+      strengths.push(rule.strength);
+      continue;
+    }
+    const issue: Issue & { ruleId: string } = {
+      ruleId: rule.id, category: rule.category, name: rule.name, description: finding.description,
+      correction: rule.correction, severity: finding.severity, impact_on_score: impactOf[finding.severity],
+      evidence_timestamp_ms: at(finding.evidence),
+    };
+    issues.push(issue);
+  }
+  return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths, durationS: rep.durationS };
+}
+
+export function analyzePoses(def: ExerciseDef, poses: PoseFrame[], fps: number): PipelineOutput {
+  const ctx = buildContext(poses, fps);
+  const progress = smoothSeries(progressSeries(def, ctx), 1);
+  const attempts = segmentReps(progress, { fps, ...(def.thresholds ? { thresholds: def.thresholds } : {}) });
+  const inReps: FrameCtx[] = attempts.flatMap((a) => ctx.slice(a.start, a.end + 1));
+  const gated = ctx.filter((_, i) => Number.isFinite(progress[i]!));
+  const view = estimateView(inReps.length ? inReps : gated.length ? gated : ctx);
+  const reps = attempts.map((a) => {
+    const frames = ctx.slice(a.start, a.end + 1);
+    const rep: RepView = {
+      frames, peak: a.peak - a.start, peakProgress: a.peakProgress, valid: a.valid,
+      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: view === 'unknown' ? 'side' : view,
+    };
+    return judge(def, rep, a, view);
+  });
+  const seenFrames = poses.filter((p) => torsoVisible(p.keypoints)).length;
+  const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !r.views.includes(view)).map((r) => ({ name: r.name, views: r.views }));
+  const result: AnalysisResult = {
+    repetitions: toRepetitions(reps),
+    overall_feedback: overallFeedback(reps, { def, view, unjudgedRules, personSeen: seenFrames >= Math.max(1, poses.length * 0.2) }),
+  };
+  return { result, attempts, view };
+}

@@ -1,0 +1,94 @@
+// Repetition segmentation: hysteresis on a normalised progress signal (0 = rest, 1 = full range),
+// with frames that fail the exercise's posture gate treated as "not doing the exercise". Pure.
+
+export interface Thresholds {
+  /** Progress above which an attempt begins. */
+  enter: number;
+  /** Progress below which the attempt has returned to rest. */
+  exit: number;
+  /** Progress an attempt must reach to count as a full repetition. */
+  full: number;
+}
+
+export const defaultThresholds: Thresholds = { enter: 0.35, exit: 0.2, full: 0.75 };
+
+export interface Attempt {
+  /** Frame indices into the series. */
+  start: number;
+  peak: number;
+  end: number;
+  peakProgress: number;
+  /** Came back to rest before the clip ended or the posture was lost. */
+  returned: boolean;
+  /** Reached full range and returned: counts as a repetition. */
+  valid: boolean;
+}
+
+export interface SegmentOptions {
+  thresholds?: Thresholds;
+  /** Frames per second of the series; gap and duration limits are in seconds. */
+  fps: number;
+  /** An attempt interrupted by this long a gap (gate failing, person unseen) is closed. */
+  maxGapS?: number;
+  /** Shorter excursions are noise, not attempts. */
+  minDurationS?: number;
+}
+
+/**
+ * `progress[i]` is NaN where the posture gate fails or the body is unseen. An attempt that the gate
+ * interrupts before it reached full range is dropped: it was something else (standing up, picking
+ * up a weight), not an attempt at the exercise.
+ */
+export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[] {
+  const th = opts.thresholds ?? defaultThresholds;
+  const maxGap = Math.max(1, Math.round((opts.maxGapS ?? 0.6) * opts.fps));
+  const minDur = Math.max(1, Math.round((opts.minDurationS ?? 0.3) * opts.fps));
+  const attempts: Attempt[] = [];
+  let active = false;
+  let start = 0, peak = 0, gap = 0, lastFinite = 0;
+  let restFrom = 0; // first frame after the previous attempt, where the next start is searched
+
+  const close = (end: number, returned: boolean) => {
+    active = false;
+    const peakProgress = progress[peak]!;
+    const reachedFull = peakProgress >= th.full;
+    if (end - start >= minDur && (returned || reachedFull)) {
+      attempts.push({ start, peak, end, peakProgress, returned, valid: reachedFull && returned });
+    }
+    restFrom = end + 1;
+  };
+
+  for (let i = 0; i < progress.length; i++) {
+    const v = progress[i]!;
+    if (!active) {
+      if (Number.isFinite(v) && v > th.enter) {
+        active = true;
+        // The attempt started at the lowest point since the last one (where the movement began).
+        start = i;
+        for (let j = i - 1; j >= restFrom; j--) {
+          const pj = progress[j]!;
+          if (!Number.isFinite(pj)) break;
+          if (pj <= progress[start]!) start = j;
+          if (pj <= 0.05) break;
+        }
+        peak = i; gap = 0; lastFinite = i;
+      }
+      continue;
+    }
+    if (!Number.isFinite(v)) {
+      if (++gap > maxGap) close(lastFinite, false);
+      continue;
+    }
+    gap = 0; lastFinite = i;
+    if (v > progress[peak]!) peak = i;
+    if (v < th.exit) {
+      // Follow the descent to its lowest point so the rep ends where the rest begins.
+      let end = i;
+      while (end + 1 < progress.length && Number.isFinite(progress[end + 1]!) && progress[end + 1]! < progress[end]! && progress[end + 1]! < th.exit) end++;
+      close(end, true);
+      i = end;
+    }
+  }
+  if (active) close(lastFinite, false);
+  return attempts;
+}

@@ -1,0 +1,88 @@
+// Bicep curl: the wrist rises from a hanging arm to the shoulder. The signal is the wrist's
+// height relative to the shoulder in arm lengths, taken on the arm that curls higher, which works
+// from the front and the side and for alternating curls.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
+import { elbowAngle, extreme, grade, round, torsoLean, upright, wristDrop } from './common.js';
+
+/** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
+const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
+
+export function curlProgress(f: FrameCtx): number {
+  const v = [armProgress(f, 'left'), armProgress(f, 'right')].filter(Number.isFinite);
+  return v.length ? Math.max(...v) : NaN;
+}
+
+/** Upper-arm angle from vertical on the best side: elbows drifting forward or back. */
+export function upperArmDrift(f: FrameCtx): number {
+  const sides: Side[] = ['left', 'right'];
+  const v = sides.map((s) => {
+    const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!;
+    if (Math.min(sh.score, el.score) < VISIBLE) return NaN;
+    return (Math.atan2(Math.abs(el.x - sh.x), Math.abs(el.y - sh.y)) * 180) / Math.PI;
+  }).filter(Number.isFinite);
+  return v.length ? Math.min(...v) : NaN;
+}
+
+export const bicepCurl: ExerciseDef = {
+  id: 'bicep-curl',
+  name: 'Bicep curl',
+  description: 'Dumbbell or barbell curl: elbows pinned at the sides, the weight curls from straight arms up to the shoulders.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at chest height so the elbow path and the torso swing are visible; a front view also works for counting.',
+  filmingAdvice: 'Place the camera 2-3 m away at chest height with the upper body, arms and hips in frame.',
+  signal: 'wrist height toward the shoulder in arm lengths, on the arm that curls higher',
+  progress: (f) => curlProgress(f),
+  gate: (f) => upright(f, 35),
+  gateDescription: 'standing or sitting upright, torso within 35 deg of vertical',
+  rules: [
+    {
+      id: 'curl-top', category: 'range_of_motion', name: 'Incomplete curl',
+      correction: 'Curl until the forearm is vertical and the weight reaches shoulder height.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        if (rep.peakProgress >= 0.95) return null;
+        return { severity: grade(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full contraction', description: 'Curled all the way up.' },
+    },
+    {
+      id: 'curl-extension', category: 'range_of_motion', name: 'Arms not straightening',
+      correction: 'Lower under control until the arms are straight before the next rep.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
+        if (!ends.length) return undefined;
+        const v = Math.max(...ends);
+        if (v >= 145) return null;
+        return { severity: grade(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full extension', description: 'Arms straightened at the bottom.' },
+    },
+    {
+      id: 'curl-elbow-drift', category: 'technique', name: 'Elbows drifting forward',
+      correction: 'Pin the elbows to the sides; only the forearms should move.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, upperArmDrift, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 30) return null;
+        return { severity: grade(value - 30, 10, 20), evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
+      },
+      strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed still.' },
+    },
+    {
+      id: 'curl-swing', category: 'posture', name: 'Body swing',
+      correction: 'Brace the core and keep the torso still; lighten the weight if you need momentum.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
+        const swing = max.value - min.value;
+        if (swing <= 10) return null;
+        return { severity: grade(swing - 10, 5, 12), evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+      },
+      strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
+    },
+  ],
+};

@@ -1,0 +1,101 @@
+// Shared measurements for the exercise definitions: signals that several exercises reuse (hip
+// height, wrist height, torso elevation) and helpers to scan a repetition for its worst frame.
+import { KP, type Keypoint } from '../pose.js';
+import type { FrameCtx, RepView, Severity } from '../exercise.js';
+import {
+  angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Side,
+} from '../signals.js';
+
+export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
+
+/** Vertical hip-above-ankle distance as a fraction of leg length: ~1 standing, ~0.45 at parallel. */
+export function hipHeight(f: FrameCtx): number {
+  const hip = pairPoint(f.p, 'hip'), ankle = pairPoint(f.p, 'ankle');
+  if (!hip || !ankle || !(f.legLen > 0)) return NaN;
+  return (ankle.y - hip.y) / f.legLen;
+}
+
+/** Vertical wrist-below-shoulder distance as a fraction of arm length (negative = above). */
+export function wristDrop(f: FrameCtx, side?: Side): number {
+  const sh = side ? f.p[joint(side, 'shoulder')]! : pairPoint(f.p, 'shoulder');
+  const wr = side ? f.p[joint(side, 'wrist')]! : pairPoint(f.p, 'wrist');
+  if (!sh || !wr || sh.score < VISIBLE || wr.score < VISIBLE || !(f.armLen > 0)) return NaN;
+  return (wr.y - sh.y) / f.armLen;
+}
+
+/** Torso angle above the horizontal (90 = upright or vertical in the image), NaN when unseen. */
+export function torsoElevation(f: FrameCtx): number {
+  const sh = pairPoint(f.p, 'shoulder'), hip = pairPoint(f.p, 'hip');
+  return sh && hip ? elevation(sh, hip) : NaN;
+}
+
+/** Torso lean from vertical in degrees (0 = upright). */
+export const torsoLean = (f: FrameCtx) => 90 - torsoElevation(f);
+
+export const kneeAngle = (f: FrameCtx, side?: Side) => sideAngle(f.p, 'hip', 'knee', 'ankle', side);
+export const elbowAngle = (f: FrameCtx, side?: Side) => sideAngle(f.p, 'shoulder', 'elbow', 'wrist', side);
+export const hipAngle = (f: FrameCtx, side?: Side) => sideAngle(f.p, 'shoulder', 'hip', 'knee', side);
+
+/** Upright enough to be standing: rules out bending over to pick something up. */
+export function upright(f: FrameCtx, maxLeanDeg: number): boolean {
+  const lean = torsoLean(f);
+  return Number.isFinite(lean) && lean <= maxLeanDeg;
+}
+
+/** Torso roughly horizontal in the image, or pointing at the camera (foreshortened). */
+export function bodyLying(f: FrameCtx, maxElevationDeg: number): boolean {
+  const el = torsoElevation(f);
+  if (!Number.isFinite(el)) return false;
+  if (el <= maxElevationDeg) return true;
+  const sh = pairPoint(f.p, 'shoulder'), hip = pairPoint(f.p, 'hip');
+  // Filmed head-on, a horizontal torso looks short; standing, it is about an arm's length.
+  return !!sh && !!hip && f.armLen > 0 && dist(sh, hip) < 0.45 * f.armLen;
+}
+
+/** Values of a measure over the rep with the index of the extreme one. */
+export function extreme(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 'min'): { value: number; index: number } {
+  let best = NaN, index = rep.peak;
+  rep.frames.forEach((f, i) => {
+    const v = m(f);
+    if (!Number.isFinite(v)) return;
+    if (!Number.isFinite(best) || (kind === 'max' ? v > best : v < best)) { best = v; index = i; }
+  });
+  return { value: best, index };
+}
+
+/** The measure near the rep's peak (median of the peak frame and its neighbours). */
+export function atPeak(rep: RepView, m: (f: FrameCtx) => number): number {
+  const vals = [rep.peak - 1, rep.peak, rep.peak + 1]
+    .filter((i) => i >= 0 && i < rep.frames.length)
+    .map((i) => m(rep.frames[i]!));
+  return quantile(vals, 0.5);
+}
+
+/** Severity by how far a value passes its threshold: the bands are [minor, moderate, major). */
+export function grade(excess: number, moderateAt: number, majorAt: number): Severity {
+  if (excess >= majorAt) return 'major';
+  if (excess >= moderateAt) return 'moderate';
+  return 'minor';
+}
+
+export const round = (x: number) => Math.round(x);
+
+/** Signed distance of point p from line a-b, positive when p is below the line in the image. */
+export function belowLine(p: Keypoint, a: Keypoint, b: Keypoint): number {
+  const dx = b.x - a.x;
+  if (Math.abs(dx) < 1e-6) return 0;
+  const yAt = a.y + ((p.x - a.x) / dx) * (b.y - a.y);
+  return p.y - yAt;
+}
+
+/** Angle shoulder-hip-ankle on the best side with the hip's sign relative to that line. */
+export function bodyLine(f: FrameCtx): { bend: number; below: boolean } | null {
+  const s = bestSide(f.p, ['shoulder', 'hip', 'ankle']);
+  if (!s) return null;
+  const sh = f.p[joint(s, 'shoulder')]!, hip = f.p[joint(s, 'hip')]!, an = f.p[joint(s, 'ankle')]!;
+  if (Math.min(sh.score, hip.score, an.score) < VISIBLE) return null;
+  const bend = 180 - angleAt(sh, hip, an);
+  return { bend, below: belowLine(hip, sh, an) > 0 };
+}
+
+export const nose = (f: FrameCtx) => f.p[KP.nose]!;

@@ -1,0 +1,60 @@
+// Glute bridge: lying on the back, knees bent, the hips lift until shoulders, hips and knees line
+// up. The signal is the hip angle (shoulder-hip-knee), about 120 deg down and 170 deg at the top.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { bodyLying, extreme, grade, hipAngle, kneeAngle, round } from './common.js';
+
+export const bridgeProgress = (f: FrameCtx) => (hipAngle(f) - 125) / 40;
+
+export const gluteBridge: ExerciseDef = {
+  id: 'glute-bridge',
+  name: 'Glute bridge',
+  description: 'Hip bridge from the floor: lying on the back with knees bent, drive the hips up until shoulders, hips and knees form a line.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at floor level so the line from shoulders through hips to knees is visible.',
+  filmingAdvice: 'Put the camera on the floor side-on, 2 m away, with shoulders, hips, knees and feet in frame.',
+  signal: 'hip extension angle (shoulder-hip-knee): 125 deg down, 165 deg at the top',
+  progress: (f) => bridgeProgress(f),
+  // Shoulders on the floor (torso low) and knees bent: rules out standing hip extension.
+  gate: (f) => bodyLying(f, 45) && kneeAngle(f) < 140,
+  gateDescription: 'lying on the back with knees bent, torso within 45 deg of horizontal',
+  rules: [
+    {
+      id: 'bridge-extension', category: 'range_of_motion', name: 'Hips not fully extended',
+      correction: 'Drive through the heels and squeeze the glutes until the hips line up with shoulders and knees.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, hipAngle, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 165) return null;
+        return { severity: grade(165 - value, 8, 15), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full hip extension', description: 'Hips reached a straight line.' },
+    },
+    {
+      id: 'bridge-feet', category: 'setup', name: 'Foot placement',
+      correction: 'Set the heels about a forearm length from the glutes so the shins are vertical at the top.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const v = kneeAngle(rep.frames[rep.peak]!);
+        if (!Number.isFinite(v)) return undefined;
+        if (v >= 70 && v <= 115) return null;
+        return { severity: grade(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
+          description: v > 115 ? `The knees were open to ${round(v)} deg at the top: the feet are too far away.` : `The knees were closed to ${round(v)} deg at the top: the feet are too close.` };
+      },
+      strength: { category: 'setup', name: 'Good foot position', description: 'Shins near vertical at the top.' },
+    },
+    {
+      id: 'bridge-hold', category: 'tempo', name: 'No pause at the top',
+      correction: 'Hold the top for a full second while squeezing the glutes before lowering.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const nearTop = rep.frames.filter((f) => bridgeProgress(f) >= rep.peakProgress - 0.1).length;
+        const fps = rep.frames.length / Math.max(0.1, rep.durationS);
+        const held = nearTop / fps;
+        if (held >= 0.5) return null;
+        return { severity: 'minor', evidence: rep.peak, description: `The top was held for only about ${held.toFixed(1)} s.` };
+      },
+      strength: { category: 'tempo', name: 'Controlled top', description: 'Paused at the top.' },
+    },
+  ],
+};

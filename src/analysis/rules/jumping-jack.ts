@@ -1,0 +1,77 @@
+// Jumping jack: arms sweep from the sides to overhead while the feet jump apart. The signal is the
+// wrist height (hanging about 0.9 arm lengths below the shoulder -> overhead about 0.6 above).
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { KP } from '../pose.js';
+import { VISIBLE } from '../signals.js';
+import { atPeak, grade, round, upright, wristDrop } from './common.js';
+
+export function armsUp(f: FrameCtx): number {
+  const v = [wristDrop(f, 'left'), wristDrop(f, 'right')].filter(Number.isFinite);
+  return v.length ? (0.85 - v.reduce((a, b) => a + b, 0) / v.length) / 1.35 : NaN;
+}
+
+/** Ankle spread over shoulder width (front view). */
+export function stanceWidth(f: FrameCtx): number {
+  const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!, ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
+  if (Math.min(la.score, ra.score, ls.score, rs.score) < VISIBLE) return NaN;
+  const sw = Math.abs(ls.x - rs.x);
+  return sw > 0 ? Math.abs(la.x - ra.x) / sw : NaN;
+}
+
+/** Wrists above the top of the head (nose as its proxy), in arm lengths. */
+export function handsAboveHead(f: FrameCtx): number {
+  const n = f.p[KP.nose]!;
+  const ws = [f.p[KP.leftWrist]!, f.p[KP.rightWrist]!].filter((w) => w.score >= VISIBLE);
+  if (n.score < VISIBLE || !ws.length || !(f.armLen > 0)) return NaN;
+  return (n.y - Math.max(...ws.map((w) => w.y))) / f.armLen;
+}
+
+export const jumpingJack: ExerciseDef = {
+  id: 'jumping-jack',
+  name: 'Jumping jack',
+  description: 'Jumping jacks: jump the feet wide while sweeping the arms overhead, then jump back to feet together, arms down.',
+  recommendedAngle: 'front',
+  angleAdvice: 'Film from the front with the whole body and the hands overhead in frame, so both arms and the stance width are visible.',
+  filmingAdvice: 'Face the camera from 3-4 m away; leave room above the head for the hands and below the feet.',
+  signal: 'wrist height: arms hanging = 0, hands overhead = 1',
+  progress: (f) => armsUp(f),
+  thresholds: { enter: 0.4, exit: 0.25, full: 0.75 },
+  gate: (f) => upright(f, 30),
+  gateDescription: 'standing upright, torso within 30 deg of vertical',
+  rules: [
+    {
+      id: 'jj-arms', category: 'range_of_motion', name: 'Arms not overhead',
+      correction: 'Sweep the arms all the way up until the hands meet above the head.',
+      views: ['front', 'diagonal', 'side'],
+      check(rep) {
+        const v = atPeak(rep, handsAboveHead);
+        if (!Number.isFinite(v)) return undefined;
+        if (v >= 0.2) return null;
+        return { severity: grade(0.2 - v, 0.15, 0.3), evidence: rep.peak, description: 'The hands stopped at or below head height.' };
+      },
+      strength: { category: 'range_of_motion', name: 'Full arm sweep', description: 'Hands reached overhead.' },
+    },
+    {
+      id: 'jj-stance', category: 'range_of_motion', name: 'Narrow jump',
+      correction: 'Jump the feet out wider than the shoulders on every rep.',
+      views: ['front', 'diagonal'],
+      check(rep) {
+        const v = atPeak(rep, stanceWidth);
+        if (!Number.isFinite(v)) return undefined;
+        if (v >= 1.3) return null;
+        return { severity: grade(1.3 - v, 0.3, 0.6), evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Wide stance', description: 'Feet jumped wider than the shoulders.' },
+    },
+    {
+      id: 'jj-rhythm', category: 'tempo', name: 'Rushed or stalled rep',
+      correction: 'Keep an even rhythm, about one jack per second, landing softly on the balls of the feet.',
+      views: ['front', 'diagonal', 'side'],
+      check(rep) {
+        if (rep.durationS <= 2) return null;
+        return { severity: grade(rep.durationS - 2, 1, 2), evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s; the rhythm stalled.` };
+      },
+      strength: { category: 'tempo', name: 'Steady rhythm', description: 'Kept an even pace.' },
+    },
+  ],
+};

@@ -1,0 +1,85 @@
+// Lunge (forward, reverse or split squat): same leg signal as the squat, judged on the front leg,
+// the one whose knee bends most at the bottom.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
+import { clamp, extreme, grade, kneeAngle, round, torsoLean, upright } from './common.js';
+import { legProgress, standingHipHeight } from './squat.js';
+
+/** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
+export function frontSide(f: FrameCtx): Side | null {
+  const l = kneeAngle(f, 'left'), r = kneeAngle(f, 'right');
+  if (!Number.isFinite(l) && !Number.isFinite(r)) return null;
+  if (!Number.isFinite(r)) return 'left';
+  if (!Number.isFinite(l)) return 'right';
+  return l <= r ? 'left' : 'right';
+}
+
+/** Horizontal distance the front knee is ahead of its ankle, in shin lengths (side view). */
+export function kneeTravel(f: FrameCtx): number {
+  const s = frontSide(f);
+  if (!s) return NaN;
+  const hip = f.p[joint(s, 'hip')]!, knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
+  if (Math.min(hip.score, knee.score, ankle.score) < VISIBLE) return NaN;
+  const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
+  // "Ahead" is the direction the thigh points from the hip to the knee.
+  const forward = Math.sign(knee.x - hip.x) || 1;
+  return shin > 0 ? ((knee.x - ankle.x) * forward) / shin : NaN;
+}
+
+export const frontKneeAngle = (f: FrameCtx) => {
+  const s = frontSide(f);
+  return s ? kneeAngle(f, s) : NaN;
+};
+
+export const lunge: ExerciseDef = {
+  id: 'lunge',
+  name: 'Lunge',
+  description: 'Forward, reverse or split-stance lunge: the back knee drops toward the floor while the front thigh reaches parallel.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at hip height so both knees, the front shin and the torso are visible.',
+  filmingAdvice: 'Place the camera side-on at hip height, 2-4 m away, with the whole body and both feet in frame.',
+  signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
+  calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.42),
+  gate: (f) => upright(f, 50),
+  gateDescription: 'torso within 50 deg of vertical',
+  rules: [
+    {
+      id: 'lunge-depth', category: 'range_of_motion', name: 'Lunge depth',
+      correction: 'Lower until the front thigh is parallel to the floor and the back knee nearly touches it.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, frontKneeAngle, 'min');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 105) return null;
+        return { severity: grade(value - 105, 10, 20), evidence: index, description: `The front knee bent only to about ${round(value)} deg.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Deep lunge', description: 'Front thigh reached parallel.' },
+    },
+    {
+      id: 'lunge-knee-travel', category: 'alignment', name: 'Front knee past the toes',
+      correction: 'Take a longer stance and drop the hips straight down so the front shin stays near vertical.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, kneeTravel, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        const limit = 0.45;
+        if (value <= limit) return null;
+        return { severity: grade(value - limit, 0.1, 0.25), evidence: index, description: `The front knee travelled ${round(clamp(value, 0, 2) * 100)}% of a shin length ahead of the ankle.` };
+      },
+      strength: { category: 'alignment', name: 'Stable front shin', description: 'Front knee stayed over the foot.' },
+    },
+    {
+      id: 'lunge-torso', category: 'posture', name: 'Torso leaning forward',
+      correction: 'Keep the chest tall and the shoulders stacked over the hips as you lower.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const { value, index } = extreme(rep, torsoLean, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 25) return null;
+        return { severity: grade(value - 25, 8, 15), evidence: index, description: `The torso leaned about ${round(value)} deg from vertical.` };
+      },
+      strength: { category: 'posture', name: 'Tall torso', description: 'Torso stayed upright.' },
+    },
+  ],
+};

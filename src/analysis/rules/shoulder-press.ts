@@ -1,0 +1,79 @@
+// Shoulder press: the wrists travel from shoulder height to overhead. The signal is the wrist
+// height above the shoulder in arm lengths, averaged over the arms that are seen.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { extreme, grade, round, torsoLean, upright, wristDrop, elbowAngle } from './common.js';
+
+/** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
+export function wristRise(f: FrameCtx): number {
+  const v = [-wristDrop(f, 'left'), -wristDrop(f, 'right')].filter(Number.isFinite);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+}
+
+export function wristImbalance(f: FrameCtx): number {
+  const l = wristDrop(f, 'left'), r = wristDrop(f, 'right');
+  return Number.isFinite(l) && Number.isFinite(r) ? Math.abs(l - r) : NaN;
+}
+
+export const shoulderPress: ExerciseDef = {
+  id: 'shoulder-press',
+  name: 'Shoulder press',
+  description: 'Overhead press with dumbbells or a bar: from the shoulders to straight arms overhead and back, standing or seated.',
+  recommendedAngle: 'front',
+  angleAdvice: 'Film from the front at chest height to see both arms lock out evenly; a side view shows back arch and bar path.',
+  filmingAdvice: 'Place the camera 2-3 m away at chest height with the hands overhead and the hips in frame.',
+  signal: 'wrist height above the shoulders: about 0.1 arm lengths at the rack, 0.85 at lockout',
+  progress: (f) => (wristRise(f) - 0.1) / 0.7,
+  gate: (f) => upright(f, 35),
+  gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
+  rules: [
+    {
+      id: 'press-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
+      correction: 'Press until the arms are fully straight with the weight over the middle of the head.',
+      views: ['front', 'side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, elbowAngle, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 155) return null;
+        return { severity: grade(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Arms straight overhead.' },
+    },
+    {
+      id: 'press-depth', category: 'range_of_motion', name: 'Short bottom position',
+      correction: 'Lower the weight to shoulder height, about chin level, before pressing again.',
+      views: ['front', 'side', 'diagonal'],
+      check(rep) {
+        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(wristRise).filter(Number.isFinite);
+        if (!ends.length) return undefined;
+        const low = Math.min(...ends);
+        if (low <= 0.35) return null;
+        return { severity: grade(low - 0.35, 0.1, 0.2), evidence: 0, description: `The weight only came down to ${round(low * 100)}% of an arm length above the shoulders.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full descent', description: 'Weight lowered to the shoulders.' },
+    },
+    {
+      id: 'press-back-arch', category: 'posture', name: 'Leaning back',
+      correction: 'Squeeze the glutes and brace the abs so the ribs stay down and the torso vertical.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, torsoLean, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 15) return null;
+        return { severity: grade(value - 15, 5, 12), evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
+      },
+      strength: { category: 'posture', name: 'Stacked torso', description: 'Ribs down, torso vertical.' },
+    },
+    {
+      id: 'press-uneven', category: 'symmetry', name: 'Uneven arms',
+      correction: 'Press both arms at the same speed and finish them together.',
+      views: ['front'],
+      check(rep) {
+        const v = wristImbalance(rep.frames[rep.peak]!);
+        if (!Number.isFinite(v)) return undefined;
+        if (v <= 0.15) return null;
+        return { severity: grade(v - 0.15, 0.1, 0.2), evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };
+      },
+      strength: { category: 'symmetry', name: 'Even press', description: 'Both arms moved together.' },
+    },
+  ],
+};

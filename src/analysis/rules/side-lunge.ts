@@ -1,0 +1,87 @@
+// Side lunge: a wide stance, the hips shift over one bending knee while the other leg stays
+// straight. Filmed from the front; the signal is the bent knee plus the hip drop.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { joint, VISIBLE } from '../signals.js';
+import { extreme, grade, kneeAngle, round, torsoLean, upright } from './common.js';
+import { frontSide } from './lunge.js';
+import { legProgress, standingHipHeight } from './squat.js';
+
+/** Knee angle of the straighter (trailing) leg. */
+export const trailingKnee = (f: FrameCtx) => Math.max(kneeAngle(f, 'left') || 0, kneeAngle(f, 'right') || 0) || NaN;
+
+/** How far the bent knee falls inside its ankle toward the midline, in shin lengths (front view). */
+export function kneeInside(f: FrameCtx): number {
+  const s = frontSide(f);
+  if (!s) return NaN;
+  const knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
+  const other = f.p[joint(s === 'left' ? 'right' : 'left', 'ankle')]!;
+  if (Math.min(knee.score, ankle.score, other.score) < VISIBLE) return NaN;
+  const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
+  const inward = Math.sign(other.x - ankle.x) || 1;
+  return shin > 0 ? ((knee.x - ankle.x) * inward) / shin : NaN;
+}
+
+export const sideLunge: ExerciseDef = {
+  id: 'side-lunge',
+  name: 'Side lunge',
+  description: 'Lateral lunge: from a wide stance, sit the hips back over one bending knee while the other leg stays straight, then push back.',
+  recommendedAngle: 'front',
+  angleAdvice: 'Film from the front at hip height so both legs, the knee line and the shift of the hips are visible.',
+  filmingAdvice: 'Face the camera from 3-4 m away at hip height with both feet, at full stance width, in frame.',
+  signal: 'mean of the bending knee flexion and hip drop (relative to the standing height)',
+  calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.3),
+  gate: (f) => upright(f, 55),
+  gateDescription: 'torso within 55 deg of vertical',
+  rules: [
+    {
+      id: 'side-lunge-depth', category: 'range_of_motion', name: 'Side lunge depth',
+      correction: 'Sit further into the working hip until that thigh approaches parallel.',
+      views: ['front', 'diagonal', 'side'],
+      check(rep) {
+        const { value, index } = extreme(rep, (f) => Math.min(kneeAngle(f, 'left') || 180, kneeAngle(f, 'right') || 180), 'min');
+        if (!(value < 180)) return undefined;
+        if (value <= 115) return null;
+        return { severity: grade(value - 115, 10, 20), evidence: index, description: `The working knee bent only to about ${round(value)} deg.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Deep side lunge', description: 'Sat deep into the working hip.' },
+    },
+    {
+      id: 'side-lunge-knee', category: 'alignment', name: 'Knee caving in',
+      correction: 'Point the knee the same way as the toes and push it slightly out over the foot.',
+      views: ['front', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, kneeInside, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 0.2) return null;
+        return { severity: grade(value - 0.2, 0.1, 0.2), evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` };
+      },
+      strength: { category: 'alignment', name: 'Knee over the foot', description: 'Working knee tracked the toes.' },
+    },
+    {
+      id: 'side-lunge-trailing', category: 'technique', name: 'Trailing leg bending',
+      correction: 'Keep the trailing leg straight and its foot flat as you shift sideways.',
+      views: ['front', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, trailingKnee, 'min');
+        if (!Number.isFinite(value) || rep.peakProgress < 0.5) return undefined;
+        const v = trailingKnee(rep.frames[rep.peak]!);
+        if (!Number.isFinite(v) || v >= 150) return null;
+        return { severity: grade(150 - v, 10, 25), evidence: Number.isFinite(value) ? rep.peak : index, description: `The trailing knee was bent to ${round(v)} deg at the bottom.` };
+      },
+      strength: { category: 'technique', name: 'Straight trailing leg', description: 'Trailing leg stayed long.' },
+    },
+    {
+      id: 'side-lunge-torso', category: 'posture', name: 'Torso collapsing',
+      correction: 'Hinge slightly at the hips but keep the chest proud and the back flat.',
+      views: ['front', 'diagonal', 'side'],
+      check(rep) {
+        const { value, index } = extreme(rep, torsoLean, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 40) return null;
+        return { severity: grade(value - 40, 8, 15), evidence: index, description: `The torso tipped about ${round(value)} deg from vertical.` };
+      },
+      strength: { category: 'posture', name: 'Proud chest', description: 'Torso stayed controlled.' },
+    },
+  ],
+};

@@ -1,0 +1,83 @@
+// Sit-up: from lying, the torso curls up until it is near vertical. The signal is the torso's
+// angle above the horizontal: lying about 10 deg, up about 70 deg.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { headDrop } from './push-up.js';
+import { extreme, grade, kneeAngle, round, torsoElevation, hipHeight } from './common.js';
+import { ankleY } from './squat.js';
+import { pairPoint } from '../signals.js';
+
+export const situpProgress = (f: FrameCtx) => (torsoElevation(f) - 15) / 50;
+
+/** Hips near the floor: hips below shoulders' top position and about level with the ankles. */
+export function seatedOrLying(f: FrameCtx): boolean {
+  const hip = pairPoint(f.p, 'hip'), knee = pairPoint(f.p, 'knee');
+  if (!hip || !knee) return false;
+  // Standing people have the hips far above the ankles; on the floor hips are near ankle level.
+  const h = hipHeight(f);
+  return !(h > 0.6);
+}
+
+export const sitUp: ExerciseDef = {
+  id: 'sit-up',
+  name: 'Sit-up',
+  description: 'Full sit-up from lying on the back, knees bent: curl the torso up until it is upright, then lower under control.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at floor level so the torso angle, the head and the feet are visible.',
+  filmingAdvice: 'Put the camera on the floor side-on, 2-3 m away, with head, hips and feet in frame.',
+  signal: 'torso angle above horizontal: 15 deg lying, 65 deg up',
+  progress: (f) => situpProgress(f),
+  gate: (f) => seatedOrLying(f),
+  gateDescription: 'on the floor, hips near ankle height',
+  rules: [
+    {
+      id: 'situp-range', category: 'range_of_motion', name: 'Not sitting all the way up',
+      correction: 'Come up until the chest is over the thighs and the torso is upright.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, torsoElevation, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 70) return null;
+        return { severity: grade(70 - value, 8, 15), evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full sit-up', description: 'Torso came fully upright.' },
+    },
+    {
+      id: 'situp-neck', category: 'posture', name: 'Pulling on the neck',
+      correction: 'Keep the chin a fist away from the chest and lift with the abs, not the hands.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, (f) => -headDrop(f), 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 40) return null;
+        return { severity: grade(value - 40, 10, 20), evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
+      },
+      strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the torso.' },
+    },
+    {
+      id: 'situp-descent', category: 'tempo', name: 'Dropping back down',
+      correction: 'Lower the torso slowly, taking at least as long as on the way up.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const up = rep.frames[rep.peak]!.t - rep.frames[0]!.t;
+        const down = rep.frames[rep.frames.length - 1]!.t - rep.frames[rep.peak]!.t;
+        if (up <= 0 || down >= 0.6 * up) return null;
+        return { severity: 'minor', evidence: rep.peak, description: `The way down took ${(down / 1000).toFixed(1)} s against ${(up / 1000).toFixed(1)} s up.` };
+      },
+      strength: { category: 'tempo', name: 'Controlled descent', description: 'Lowered under control.' },
+    },
+    {
+      id: 'situp-feet', category: 'stability', name: 'Feet lifting',
+      correction: 'Keep the feet flat on the floor; anchor them or bend the knees more if they lift.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const start = ankleY(rep.frames[0]!);
+        if (!Number.isFinite(start)) return undefined;
+        const { value, index } = extreme(rep, (f) => (start - ankleY(f)) / f.legLen, 'max');
+        if (!Number.isFinite(value) || !(kneeAngle(rep.frames[0]!) < 150)) return undefined;
+        if (value <= 0.1) return null;
+        return { severity: grade(value - 0.1, 0.05, 0.1), evidence: index, description: 'The feet came off the floor as the torso rose.' };
+      },
+      strength: { category: 'stability', name: 'Feet anchored', description: 'Feet stayed down.' },
+    },
+  ],
+};

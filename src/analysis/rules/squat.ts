@@ -1,0 +1,113 @@
+// Squat: the rep signal blends knee bend and hip drop, because knee angle is exact from the side
+// but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { KP } from '../pose.js';
+import { quantile, VISIBLE } from '../signals.js';
+import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, round, torsoLean, upright } from './common.js';
+
+/** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
+export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
+
+/** Standing hip height of this clip: the high end of the observed hip heights. */
+export function standingHipHeight(frames: FrameCtx[]): number {
+  return clamp(quantile(frames.map(hipHeight), 0.9), 0.6, 1.1) || 0.9;
+}
+
+/** Mean of the knee and hip-drop progress, each where seen. `depthAtFull` is hip drop at 1. */
+export function legProgress(f: FrameCtx, standing: number, depthAtFull: number): number {
+  const hipP = (1 - hipHeight(f) / standing) / depthAtFull;
+  const kneeP = kneeProgress(f);
+  const vals = [hipP, kneeP].filter(Number.isFinite);
+  return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
+}
+
+/** Knees closer together than the ankles at the bottom (front view): valgus collapse. */
+export function kneeToAnkleWidth(f: FrameCtx): number {
+  const lk = f.p[KP.leftKnee]!, rk = f.p[KP.rightKnee]!, la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
+  if (Math.min(lk.score, rk.score, la.score, ra.score) < VISIBLE) return NaN;
+  const ankles = Math.abs(la.x - ra.x);
+  return ankles > 0 ? Math.abs(lk.x - rk.x) / ankles : NaN;
+}
+
+/** How far the ankles rose above their height at the start of the rep, in leg lengths. */
+export function heelRise(f: FrameCtx, startAnkleY: number): number {
+  const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
+  const ys = [la, ra].filter((k) => k.score >= VISIBLE).map((k) => k.y);
+  if (!ys.length || !(f.legLen > 0)) return NaN;
+  return (startAnkleY - Math.max(...ys)) / f.legLen;
+}
+
+export function ankleY(f: FrameCtx): number {
+  const ys = [f.p[KP.leftAnkle]!, f.p[KP.rightAnkle]!].filter((k) => k.score >= VISIBLE).map((k) => k.y);
+  return ys.length ? Math.max(...ys) : NaN;
+}
+
+export const squat: ExerciseDef = {
+  id: 'squat',
+  name: 'Squat',
+  description: 'Bodyweight or loaded squat: hips sit back and down until the thighs are about parallel, then stand tall.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at hip height with the whole body in frame: depth, torso lean and heels are clearest there. Add a front view to check the knees.',
+  filmingAdvice: 'Place the camera 2-4 m away at hip height, side-on, with head and feet in frame for the whole set.',
+  signal: 'mean of knee flexion (170 to 90 deg) and hip drop toward the ankles (relative to standing height)',
+  calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.45),
+  // Bending over to pick up a weight drops the hips too, with the torso near horizontal.
+  gate: (f) => upright(f, 55),
+  gateDescription: 'torso within 55 deg of vertical',
+  rules: [
+    {
+      id: 'squat-depth', category: 'range_of_motion', name: 'Squat depth',
+      correction: 'Sit the hips down until the thighs are parallel to the floor, keeping the chest up.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const knee = atPeak(rep, kneeAngle);
+        if (rep.view !== 'front' && Number.isFinite(knee)) {
+          if (knee <= 105) return null;
+          return { severity: grade(knee - 105, 10, 25), evidence: rep.peak, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
+        }
+        if (rep.peakProgress >= 0.95) return null;
+        return { severity: grade(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The hips dropped to about ${round(rep.peakProgress * 100)}% of parallel depth.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
+    },
+    {
+      id: 'squat-knee-valgus', category: 'alignment', name: 'Knees caving in',
+      correction: 'Push the knees out over the toes on the way down and up; keep the weight across the whole foot.',
+      views: ['front'],
+      check(rep) {
+        const { value, index } = extreme(rep, (f) => (kneeProgress(f) > 0.3 ? kneeToAnkleWidth(f) : NaN), 'min');
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 0.85) return null;
+        return { severity: grade(0.85 - value, 0.1, 0.25), evidence: index, description: `The knees came in to ${round(value * 100)}% of the ankle width (valgus).` };
+      },
+      strength: { category: 'alignment', name: 'Knees track the toes', description: 'Knees stayed out over the feet.' },
+    },
+    {
+      id: 'squat-torso-lean', category: 'posture', name: 'Excessive forward lean',
+      correction: 'Keep the chest up and brace the core; let the hips sit down between the heels rather than back.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, torsoLean, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 45) return null;
+        return { severity: grade(value - 45, 5, 10), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
+      },
+      strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
+    },
+    {
+      id: 'squat-heels', category: 'stability', name: 'Heels lifting',
+      correction: 'Keep the heels down and the weight over the mid-foot; widen the stance slightly if needed.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const start = ankleY(rep.frames[0]!);
+        if (!Number.isFinite(start)) return undefined;
+        const { value, index } = extreme(rep, (f) => heelRise(f, start), 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 0.06) return null;
+        return { severity: grade(value - 0.06, 0.03, 0.06), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
+      },
+      strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
+    },
+  ],
+};

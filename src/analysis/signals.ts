@@ -1,0 +1,131 @@
+// Pure per-frame geometry on pose series: smoothing, joint angles, body-scale references and the
+// view-robust ratios the exercises use as repetition signals. No I/O, no model.
+import { KP, type Keypoint, type PoseFrame } from './pose.js';
+
+/** Keypoints below this score are treated as unseen. */
+export const VISIBLE = 0.3;
+
+export type Side = 'left' | 'right';
+const SIDE = {
+  left: { shoulder: KP.leftShoulder, elbow: KP.leftElbow, wrist: KP.leftWrist, hip: KP.leftHip, knee: KP.leftKnee, ankle: KP.leftAnkle, ear: KP.leftEar },
+  right: { shoulder: KP.rightShoulder, elbow: KP.rightElbow, wrist: KP.rightWrist, hip: KP.rightHip, knee: KP.rightKnee, ankle: KP.rightAnkle, ear: KP.rightEar },
+} as const;
+export type Joint = keyof typeof SIDE.left;
+export const joint = (side: Side, j: Joint): number => SIDE[side][j];
+
+export const dist = (a: Keypoint, b: Keypoint): number => Math.hypot(a.x - b.x, a.y - b.y);
+
+/** Angle at b in degrees (0-180). */
+export function angleAt(a: Keypoint, b: Keypoint, c: Keypoint): number {
+  const v1x = a.x - b.x, v1y = a.y - b.y, v2x = c.x - b.x, v2y = c.y - b.y;
+  const n = Math.hypot(v1x, v1y) * Math.hypot(v2x, v2y);
+  if (n === 0) return NaN;
+  const cos = Math.max(-1, Math.min(1, (v1x * v2x + v1y * v2y) / n));
+  return (Math.acos(cos) * 180) / Math.PI;
+}
+
+/** Angle of the segment from a to b above the horizontal, 0-90 degrees, direction ignored. */
+export function elevation(a: Keypoint, b: Keypoint): number {
+  return (Math.atan2(Math.abs(a.y - b.y), Math.abs(a.x - b.x)) * 180) / Math.PI;
+}
+
+export const mid = (a: Keypoint, b: Keypoint): Keypoint => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, score: Math.min(a.score, b.score) });
+
+export function seen(p: Keypoint[], ...idx: number[]): boolean {
+  return idx.every((i) => p[i]!.score >= VISIBLE);
+}
+
+/** Midpoint of a left/right pair, or the one visible side alone (side views hide the far side). */
+export function pairPoint(p: Keypoint[], j: Joint): Keypoint | null {
+  const l = p[joint('left', j)]!, r = p[joint('right', j)]!;
+  if (l.score >= VISIBLE && r.score >= VISIBLE) return mid(l, r);
+  if (l.score >= VISIBLE) return l;
+  if (r.score >= VISIBLE) return r;
+  return null;
+}
+
+/** The side whose chain of joints is seen most confidently, or null if neither is seen. */
+export function bestSide(p: Keypoint[], joints: Joint[]): Side | null {
+  const conf = (s: Side) => Math.min(...joints.map((j) => p[joint(s, j)]!.score));
+  const l = conf('left'), r = conf('right');
+  if (Math.max(l, r) < VISIBLE) return null;
+  return l >= r ? 'left' : 'right';
+}
+
+/** A joint angle on the best-seen side (e.g. knee: hip-knee-ankle), NaN when unseen. */
+export function sideAngle(p: Keypoint[], a: Joint, b: Joint, c: Joint, side?: Side): number {
+  const s = side ?? bestSide(p, [a, b, c]);
+  if (!s) return NaN;
+  const A = p[joint(s, a)]!, B = p[joint(s, b)]!, C = p[joint(s, c)]!;
+  if (Math.min(A.score, B.score, C.score) < VISIBLE) return NaN;
+  return angleAt(A, B, C);
+}
+
+/** Same angle on both sides, each NaN when unseen. */
+export function bothAngles(p: Keypoint[], a: Joint, b: Joint, c: Joint): [number, number] {
+  return [sideAngle(p, a, b, c, 'left'), sideAngle(p, a, b, c, 'right')];
+}
+
+/** Limb length (sum of its two segments) on the best side, NaN when unseen. */
+export function limbLength(p: Keypoint[], a: Joint, b: Joint, c: Joint): number {
+  const s = bestSide(p, [a, b, c]);
+  if (!s) return NaN;
+  return dist(p[joint(s, a)]!, p[joint(s, b)]!) + dist(p[joint(s, b)]!, p[joint(s, c)]!);
+}
+
+/**
+ * Confidence-aware smoothing of keypoints over time: a centred window weighted by score, so a
+ * single-frame glitch or a briefly occluded joint does not create or break a repetition.
+ * Scores are averaged too, so a joint that is mostly unseen stays unseen.
+ */
+export function smoothPoses(frames: PoseFrame[], radius = 1): Keypoint[][] {
+  const out: Keypoint[][] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const kps: Keypoint[] = [];
+    for (let k = 0; k < frames[i]!.keypoints.length; k++) {
+      let sx = 0, sy = 0, sw = 0, ss = 0, n = 0;
+      for (let j = Math.max(0, i - radius); j <= Math.min(frames.length - 1, i + radius); j++) {
+        const kp = frames[j]!.keypoints[k]!;
+        const w = j === i ? 2 * kp.score : kp.score;
+        sx += kp.x * w; sy += kp.y * w; sw += w; ss += kp.score; n++;
+      }
+      const own = frames[i]!.keypoints[k]!;
+      kps.push(sw > 0 ? { x: sx / sw, y: sy / sw, score: Math.min(own.score, ss / n) * 0.5 + (ss / n) * 0.5 } : { ...own });
+    }
+    out.push(kps);
+  }
+  return out;
+}
+
+/** Centred moving average that skips NaN; NaN stays NaN where no neighbour is finite. */
+export function smoothSeries(xs: number[], radius = 1): number[] {
+  return xs.map((_, i) => {
+    let s = 0, n = 0;
+    for (let j = Math.max(0, i - radius); j <= Math.min(xs.length - 1, i + radius); j++) {
+      const v = xs[j]!;
+      if (Number.isFinite(v)) { s += v; n++; }
+    }
+    return n > 0 && Number.isFinite(xs[i]!) ? s / n : NaN;
+  });
+}
+
+/** q-quantile of the finite values, NaN if none. */
+export function quantile(xs: number[], q: number): number {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  return v[Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1))))]!;
+}
+
+/**
+ * A body-scale reference per frame: a high quantile of a length over a window around the frame.
+ * Segments shorten when they point at the camera, the high quantile recovers their true length,
+ * and the window follows a person who walks nearer or farther.
+ */
+export function windowedScale(lengths: number[], halfWindow: number, q = 0.85): number[] {
+  const fallback = quantile(lengths, q);
+  return lengths.map((_, i) => {
+    const w = lengths.slice(Math.max(0, i - halfWindow), i + halfWindow + 1);
+    const v = quantile(w, q);
+    return Number.isFinite(v) ? v : fallback;
+  });
+}
