@@ -1,0 +1,43 @@
+// One error class per SPEC error code. http/errors.ts maps them to the envelope and the status, in
+// one place; deciders and handlers only throw them.
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  abstract readonly status: number;
+}
+
+const define = (code: string, status: number, defaultMessage: string) =>
+  class extends DomainError {
+    readonly code = code;
+    readonly status = status;
+    constructor(message: string = defaultMessage) {
+      super(message);
+      this.name = code;
+    }
+  };
+
+export const AuthenticationError = define('authentication_error', 401, 'Invalid, suspended, or revoked API key.');
+export const MalformedRequest = define('malformed_request', 400, 'The request body is malformed.');
+export const UnknownExercise = define('unknown_exercise', 404, 'The exercise_id is not in the exercise catalog.');
+export const UploadNotFound = define('upload_not_found', 404, 'No upload spot with this handle exists for this API key.');
+export const UploadSpotExpired = define('upload_spot_expired', 410, 'The upload spot has expired.');
+export const UploadIncomplete = define('upload_incomplete', 409, 'No bytes have been uploaded to this spot yet.');
+export const UploadAlreadyClaimed = define('upload_already_claimed', 409, 'The upload handle is already claimed by a job with a different exercise_id.');
+export const SpotsPerWindowExceeded = define('spots_per_window_exceeded', 429, 'Upload spot limit for the rolling window reached; wait for the window to roll.');
+export const UnclaimedBytesExceeded = define('unclaimed_bytes_exceeded', 429, 'Unclaimed upload bytes exceed the cap; claim uploads with jobs or wait for spots to expire.');
+export const UsageLimitExceeded = define('usage_limit_exceeded', 429, 'The analysis limit of this API key is used up.');
+export const StoreUnavailable = define('store_unavailable', 503, 'The backing store is temporarily unavailable.');
+export const StorageStatUnavailable = define('storage_stat_unavailable', 503, 'The video storage could not be queried.');
+export const CatalogError = define('catalog_error', 500, 'The exercise catalog could not be read.');
+export const InternalError = define('internal_error', 500, 'The video was retained but the job record write was not confirmed. Do not resubmit this handle at once; contact the operator.');
+export const JobNotFound = define('job_not_found', 404, 'No job with this id exists for this API key.');
+export const JobAlreadyStarted = define('job_already_started', 409, 'The job has already started and cannot be cancelled.');
+export const JobAlreadyFinished = define('job_already_finished', 409, 'The job has already finished.');
+export const NotFound = define('not_found', 404, 'No route matches this path.');
+export const MethodNotAllowed = define('method_not_allowed', 405, 'This method is not allowed on this path.');
+export const PayloadTooLarge = define('payload_too_large', 413, 'The request body is too large.');
+export const UnsupportedMediaType = define('unsupported_media_type', 415, 'Unsupported content type.');
+
+/** Operator commands refused for the key's state (e.g. a revoked key cannot be reinstated). */
+export class OperatorError extends Error {
+  override name = 'OperatorError';
+}

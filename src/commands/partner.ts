@@ -1,0 +1,128 @@
+// Partner commands: the I/O around the pure deciders (storage reads, freezing bytes, read-model
+// lookups for spots and jobs that have left the decision state).
+import { findExercise } from '../analysis/catalog.js';
+import { StoreUnavailableError } from '../events/store/port.js';
+import { newHandle, newJobId } from '../ids.js';
+import { jobById } from '../projections/jobs.js';
+import { uploadByHandle, visibleState } from '../projections/uploads.js';
+import type { Service } from '../service.js';
+import { StorageUnavailableError } from '../storage/port.js';
+import {
+  DomainError,
+  InternalError,
+  JobNotFound,
+  StorageStatUnavailable,
+  StoreUnavailable,
+  UnknownExercise,
+  UploadNotFound,
+} from './errors.js';
+import { decideJob, needsBytes, type PastSpot } from './jobs.js';
+import type { KeyState } from './state.js';
+import { decideUpload } from './uploads.js';
+
+/** Storage failures become the SPEC's 503 storage_stat_unavailable. */
+async function fromStorage<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof StorageUnavailableError) throw new StorageStatUnavailable();
+    throw err;
+  }
+}
+
+export async function mintSpot(svc: Service, keyId: string) {
+  const now = svc.clock();
+  const { state } = await svc.ledger.load(keyId);
+  // Sizes of live spots whose upload is not recorded yet (an S3 PUT leaves no trace in the ledger).
+  const pending = Object.entries(state.spots).filter(([, s]) => s.size === 0 && Date.parse(s.expiresAt) > now.getTime());
+  const sizes = await fromStorage(() => Promise.all(pending.map(([handle]) => svc.storage.stat(handle))));
+  const observed = Object.fromEntries(pending.map(([handle], i) => [handle, sizes[i]!] as const).filter(([, size]) => size > 0));
+
+  const handle = newHandle();
+  const expiresAt = new Date(now.getTime() + svc.config.spotTtlSeconds * 1000);
+  const { spotsPerWindow, spotsWindowSeconds: windowSeconds, unclaimedBytesCap } = svc.config;
+  await svc.ledger.handle(keyId, (s) =>
+    decideUpload(
+      { type: 'MintSpot', handle, expiresAt: expiresAt.toISOString(), now: now.toISOString(), observed, limits: { spotsPerWindow, windowSeconds, unclaimedBytesCap } },
+      s,
+    ),
+  );
+  const upload_url = await fromStorage(() => svc.storage.uploadUrl(handle, expiresAt));
+  return { handle, upload_url, expires_at: expiresAt.toISOString() };
+}
+
+/** Called by the storage host when bytes land, and by reads that observe them in storage. */
+export async function recordUpload(svc: Service, keyId: string, handle: string, size: number): Promise<void> {
+  const now = svc.clock().toISOString();
+  await svc.ledger.handle(keyId, (s) => decideUpload({ type: 'RecordUpload', handle, size, now }, s));
+}
+
+export async function uploadStatus(svc: Service, keyId: string, handle: string) {
+  const row = uploadByHandle(svc.readDb(), handle);
+  if (!row || row.key_id !== keyId) throw new UploadNotFound();
+  let state = visibleState(row, svc.clock());
+  if (state === 'minted') {
+    const size = await fromStorage(() => svc.storage.stat(handle));
+    if (size > 0) {
+      await recordUpload(svc, keyId, handle, size);
+      state = 'uploaded';
+    }
+  }
+  return { handle, state, expires_at: row.expires_at };
+}
+
+/** What the read models say of a spot that is no longer live in the key's decision state. */
+function pastSpot(svc: Service, keyId: string, handle: string): PastSpot | undefined {
+  const row = uploadByHandle(svc.readDb(), handle);
+  if (!row || row.key_id !== keyId) return undefined;
+  if (row.state === 'claimed' && row.job_id && row.exercise_id) return { state: 'claimed', jobId: row.job_id, exerciseId: row.exercise_id };
+  return { state: 'expired' };
+}
+
+export async function submitJob(svc: Service, keyId: string, handle: string, exerciseId: string) {
+  if (!findExercise(exerciseId)) throw new UnknownExercise();
+  const now = svc.clock().toISOString();
+  const jobId = newJobId();
+  const { state } = await svc.ledger.load(keyId);
+  if (!state.spots[handle]) await svc.projector.catchUp(); // the read model must know every claim we folded
+
+  let size = 0;
+  if (needsBytes(state, handle, now)) size = await fromStorage(() => svc.storage.freeze(handle, jobId));
+  const discardCopy = () => (size > 0 ? svc.storage.discardFrozen(jobId).catch(() => undefined) : undefined);
+
+  let past: PastSpot | undefined;
+  const decide = (s: KeyState) => {
+    past = s.spots[handle] ? undefined : pastSpot(svc, keyId, handle);
+    return decideJob({ type: 'SubmitJob', handle, exerciseId, jobId, size, past, now }, s);
+  };
+  let accepted: boolean;
+  try {
+    accepted = (await svc.ledger.handle(keyId, decide)).events.length > 0;
+  } catch (err) {
+    await discardCopy();
+    if (err instanceof DomainError) throw err;
+    // The bytes are frozen but the claim may or may not be on disk: SPEC's internal_error.
+    if (size > 0) throw new InternalError();
+    if (err instanceof StoreUnavailableError) throw new StoreUnavailable();
+    throw err;
+  }
+  if (!accepted) {
+    await discardCopy();
+    return { job_id: (past as Extract<PastSpot, { state: 'claimed' }>).jobId, status: 'queued' as const, created: false };
+  }
+  // The job owns a frozen copy now; the spot's own bytes are no longer needed.
+  await svc.storage.discard(handle).catch(() => undefined);
+  return { job_id: jobId, status: 'queued' as const, created: true };
+}
+
+export async function cancelJob(svc: Service, jobId: string, by: { partner: string } | 'operator') {
+  const row = jobById(svc.readDb(), jobId);
+  if (!row || (by !== 'operator' && row.key_id !== by.partner)) throw new JobNotFound();
+  const now = svc.clock().toISOString();
+  // A job leaves the decision state only when it is terminal, and the read model knows it: finished.
+  await svc.ledger.handle(row.key_id, (s) =>
+    decideJob({ type: 'CancelJob', jobId, by: by === 'operator' ? 'operator' : 'partner', finished: true, now }, s),
+  );
+  await svc.storage.discardFrozen(jobId).catch(() => undefined);
+  return { job_id: jobId, status: 'cancelled' as const };
+}

@@ -1,0 +1,120 @@
+// The decision state of one key's ledger: small on purpose (counters, live spots, live jobs), so a
+// key with a million jobs still decides in microseconds. Spots and jobs leave it when they reach a
+// terminal state; the read models keep them for lookups (commands/lookup.ts).
+import type { KeyStatus, LedgerEvent } from '../events/ledger.js';
+
+export interface LiveSpot {
+  expiresAt: string;
+  /** Bytes observed at the spot, 0 until an upload is seen. */
+  size: number;
+}
+
+export interface LiveJob {
+  handle: string;
+  exerciseId: string;
+  status: 'queued' | 'processing';
+  attempt: number;
+  worker?: string;
+  leaseUntil?: string;
+}
+
+export interface KeyState {
+  status: 'unknown' | KeyStatus;
+  partnerId: string;
+  partnerName: string;
+  limit: number | null;
+  /** Jobs that ran the engine: completed + failed. */
+  used: number;
+  /** Units held by live jobs: queued + processing. */
+  held: number;
+  spots: Readonly<Record<string, LiveSpot>>;
+  jobs: Readonly<Record<string, LiveJob>>;
+  /** Mint times inside MAX_WINDOW_SECONDS of the latest event, oldest first, for the rolling window. */
+  recentMints: readonly string[];
+}
+
+/** The longest rolling window the service supports; older mint times are dropped from the state. */
+export const MAX_WINDOW_SECONDS = 7 * 24 * 3600;
+
+export const initialState = (): KeyState => ({
+  status: 'unknown',
+  partnerId: '',
+  partnerName: '',
+  limit: null,
+  used: 0,
+  held: 0,
+  spots: {},
+  jobs: {},
+  recentMints: [],
+});
+
+export function remaining(state: Pick<KeyState, 'limit' | 'used' | 'held'>): number | null {
+  return state.limit === null ? null : Math.max(0, state.limit - state.used - state.held);
+}
+
+function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}
+
+function finishJob(state: KeyState, jobId: string, ranEngine: boolean): KeyState {
+  if (!state.jobs[jobId]) return state;
+  return { ...state, jobs: without(state.jobs, jobId), held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
+}
+
+export function evolve(state: KeyState, event: LedgerEvent): KeyState {
+  switch (event.type) {
+    case 'KeyIssued': {
+      const { partnerId, partnerName, limit } = event.data;
+      return { ...state, status: 'active', partnerId, partnerName, limit };
+    }
+    case 'KeySuspended':
+      return state.status === 'revoked' ? state : { ...state, status: 'suspended' };
+    case 'KeyReinstated':
+      return state.status === 'revoked' ? state : { ...state, status: 'active' };
+    case 'KeyRevoked':
+      return { ...state, status: 'revoked' };
+    case 'LimitSet':
+      return { ...state, limit: event.data.limit };
+    case 'SpotMinted': {
+      const { handle, expiresAt, at } = event.data;
+      const horizon = Date.parse(at) - MAX_WINDOW_SECONDS * 1000;
+      const recentMints = [...state.recentMints.filter((t) => Date.parse(t) > horizon), at];
+      return { ...state, spots: { ...state.spots, [handle]: { expiresAt, size: 0 } }, recentMints };
+    }
+    case 'SpotUploaded': {
+      const spot = state.spots[event.data.handle];
+      if (!spot) return state;
+      return { ...state, spots: { ...state.spots, [event.data.handle]: { ...spot, size: event.data.size } } };
+    }
+    case 'SpotExpired':
+    case 'SpotClaimed':
+      return { ...state, spots: without(state.spots, event.data.handle) };
+    case 'JobQueued': {
+      const { jobId, handle, exerciseId } = event.data;
+      return { ...state, held: state.held + 1, jobs: { ...state.jobs, [jobId]: { handle, exerciseId, status: 'queued', attempt: 0 } } };
+    }
+    case 'JobStarted': {
+      const job = state.jobs[event.data.jobId];
+      if (!job) return state;
+      const { worker, attempt, leaseUntil } = event.data;
+      return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, status: 'processing', worker, attempt, leaseUntil } } };
+    }
+    case 'JobLeaseExtended': {
+      const job = state.jobs[event.data.jobId];
+      if (!job) return state;
+      return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, leaseUntil: event.data.leaseUntil } } };
+    }
+    case 'JobCompleted':
+    case 'JobFailed':
+      return finishJob(state, event.data.jobId, true);
+    case 'JobCancelled':
+      return finishJob(state, event.data.jobId, false);
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
+
+export const fold = (events: readonly LedgerEvent[], from: KeyState = initialState()): KeyState => events.reduce(evolve, from);

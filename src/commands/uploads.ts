@@ -1,0 +1,69 @@
+// Upload spots: mint (rolling-window and unclaimed-bytes caps), observed uploads, expiry.
+import type { LedgerEvent } from '../events/ledger.js';
+import { AuthenticationError, SpotsPerWindowExceeded, UnclaimedBytesExceeded } from './errors.js';
+import type { KeyState } from './state.js';
+
+export interface SpotLimits {
+  spotsPerWindow: number;
+  windowSeconds: number;
+  unclaimedBytesCap: number;
+}
+
+export type UploadCommand =
+  | {
+      type: 'MintSpot';
+      handle: string;
+      expiresAt: string;
+      now: string;
+      limits: SpotLimits;
+      /** Sizes read from storage just now for live spots, so the byte cap sees uploads not yet recorded. */
+      observed: Readonly<Record<string, number>>;
+    }
+  | { type: 'RecordUpload'; handle: string; size: number; now: string }
+  | { type: 'ExpireSpot'; handle: string; now: string };
+
+const isLive = (expiresAt: string, now: string) => Date.parse(expiresAt) > Date.parse(now);
+
+/** Bytes sitting in live, unclaimed spots, counting fresh observations over recorded sizes. */
+export function unclaimedBytes(state: KeyState, now: string, observed: Readonly<Record<string, number>> = {}): number {
+  let total = 0;
+  for (const [handle, spot] of Object.entries(state.spots)) {
+    if (isLive(spot.expiresAt, now)) total += observed[handle] ?? spot.size;
+  }
+  return total;
+}
+
+export function mintsInWindow(state: KeyState, now: string, windowSeconds: number): number {
+  const since = Date.parse(now) - windowSeconds * 1000;
+  return state.recentMints.filter((t) => Date.parse(t) > since).length;
+}
+
+export function decideUpload(command: UploadCommand, state: KeyState): LedgerEvent[] {
+  const at = command.now;
+  switch (command.type) {
+    case 'MintSpot': {
+      if (state.status !== 'active') throw new AuthenticationError();
+      const { limits, observed } = command;
+      if (mintsInWindow(state, at, limits.windowSeconds) >= limits.spotsPerWindow) throw new SpotsPerWindowExceeded();
+      if (unclaimedBytes(state, at, observed) > limits.unclaimedBytesCap) throw new UnclaimedBytesExceeded();
+      const seen: LedgerEvent[] = Object.entries(observed)
+        .filter(([handle, size]) => state.spots[handle] !== undefined && state.spots[handle]?.size !== size)
+        .map(([handle, size]) => ({ type: 'SpotUploaded', data: { handle, size, at } }));
+      return [...seen, { type: 'SpotMinted', data: { handle: command.handle, expiresAt: command.expiresAt, at } }];
+    }
+    case 'RecordUpload': {
+      const spot = state.spots[command.handle];
+      if (!spot || spot.size === command.size || !isLive(spot.expiresAt, at)) return [];
+      return [{ type: 'SpotUploaded', data: { handle: command.handle, size: command.size, at } }];
+    }
+    case 'ExpireSpot': {
+      const spot = state.spots[command.handle];
+      if (!spot || isLive(spot.expiresAt, at)) return [];
+      return [{ type: 'SpotExpired', data: { handle: command.handle, at } }];
+    }
+    default: {
+      const exhaustive: never = command;
+      return exhaustive;
+    }
+  }
+}

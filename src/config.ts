@@ -1,0 +1,109 @@
+// Configuration from the environment, validated once at boot: a bad value stops the boot with a
+// message naming the variable.
+import { resolve } from 'node:path';
+import { MAX_WINDOW_SECONDS } from './commands/state.js';
+
+export interface Config {
+  host: string;
+  port: number;
+  storagePort: number;
+  /** Base of the signed upload URLs handed to partners (the storage host as partners reach it). */
+  storagePublicUrl: string;
+  dataDir: string;
+  spotTtlSeconds: number;
+  spotsPerWindow: number;
+  spotsWindowSeconds: number;
+  unclaimedBytesCap: number;
+  workerConcurrency: number;
+  eventStore: 'sqlite' | 'kurrentdb';
+  kurrentdbUrl: string | undefined;
+  storageDriver: 'disk' | 's3';
+  s3: { endpoint?: string; bucket?: string; region?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  logLevel: string;
+  bodyLimitBytes: number;
+  jobLeaseSeconds: number;
+  jobMaxAttempts: number;
+  providerRetries: number;
+  sweepIntervalSeconds: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    const parsed = new URL(raw);
+    if (!/^https?:$/.test(parsed.protocol)) throw new Error();
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const storagePort = int(env, 'STORAGE_PORT', 8081, 0, 65535);
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'kurrentdb'] as const, 'sqlite');
+  const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['disk', 's3'] as const, 'disk');
+  if (eventStore === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
+  if (storageDriver === 's3' && !env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    host,
+    port,
+    storagePort,
+    storagePublicUrl: url(env, 'STORAGE_PUBLIC_URL', `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${storagePort}`),
+    dataDir: resolve(env.DATA_DIR || './data'),
+    spotTtlSeconds: int(env, 'UPLOAD_SPOT_TTL_SECONDS', 900, 1, MAX_WINDOW_SECONDS),
+    spotsPerWindow: int(env, 'SPOTS_PER_WINDOW', 100, 0),
+    spotsWindowSeconds: int(env, 'SPOTS_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),
+    unclaimedBytesCap: int(env, 'UNCLAIMED_BYTES_CAP', 5 * 1024 ** 3, 0),
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 0, 64),
+    eventStore,
+    kurrentdbUrl: env.KURRENTDB_URL || undefined,
+    storageDriver,
+    s3: {
+      endpoint: env.S3_ENDPOINT || undefined,
+      bucket: env.S3_BUCKET || undefined,
+      region: env.S3_REGION || undefined,
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+    },
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
+    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 300, 5),
+    jobMaxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
+    providerRetries: int(env, 'PROVIDER_RETRIES', 3, 0, 20),
+    sweepIntervalSeconds: int(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
+  };
+}

@@ -1,0 +1,46 @@
+// The event-store port. SQLite (default) and KurrentDB implement it; one contract suite tests both.
+import type { LedgerEvent } from '../ledger.js';
+
+/** Revision of the last event in a stream; NO_STREAM when it has none. */
+export const NO_STREAM = -1;
+
+export interface EventMeta {
+  stream: string;
+  /** 0-based index of the event in its stream. */
+  revision: number;
+  /** Position in the global order of all streams (1-based). */
+  position: number;
+  schemaVersion: number;
+  recordedAt: string;
+}
+
+/** A stored event: the ledger union (so `type` still narrows `data`) plus where it was stored. */
+export type RecordedEvent = LedgerEvent & EventMeta;
+
+export interface AppendResult {
+  nextRevision: number;
+  lastPosition: number;
+}
+
+export interface EventStore {
+  /** Appends atomically, only if the stream is at `expectedRevision`; otherwise throws ConflictError and writes nothing. */
+  append(stream: string, events: readonly LedgerEvent[], expectedRevision: number): Promise<AppendResult>;
+  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Events after `afterPosition` in global order, at most `limit` of them. */
+  readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /** The last global position; 0 when the store is empty. */
+  lastPosition(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+  constructor(readonly stream: string, readonly expected: number, readonly actual: number) {
+    super(`stream ${stream} is at revision ${actual}, expected ${expected}`);
+  }
+}
+
+/** The store cannot be reached or written (disk error, lock timeout, server down). */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}

@@ -1,0 +1,124 @@
+// The embedded event store: one SQLite file, WAL, synchronous=FULL so an acknowledged append
+// survives a power cut. Several processes may share the file; SQLite serializes the writers.
+import Database from 'better-sqlite3';
+import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
+import { upcast } from '../upcasters.js';
+import { ConflictError, StoreUnavailableError, type AppendResult, type EventStore, type RecordedEvent } from './port.js';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS events (
+  position       INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream         TEXT    NOT NULL,
+  revision       INTEGER NOT NULL,
+  type           TEXT    NOT NULL,
+  schema_version INTEGER NOT NULL,
+  data           TEXT    NOT NULL,
+  recorded_at    TEXT    NOT NULL,
+  UNIQUE (stream, revision)
+);`;
+
+interface Row {
+  position: number;
+  stream: string;
+  revision: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  recorded_at: string;
+}
+
+/** SQLite error codes that mean "the store is unreachable right now", as opposed to a bug. */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
+
+export function isUnavailable(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && UNAVAILABLE.test(String((err as { code?: unknown }).code ?? ''));
+}
+
+/** Runs `fn`, turning SQLite's unreachable-store failures into StoreUnavailableError. */
+export function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isUnavailable(err)) throw new StoreUnavailableError((err as Error).message);
+    throw err;
+  }
+}
+
+export function openSqlite(path: string, busyTimeoutMs = 5000): Database.Database {
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  return db;
+}
+
+export function toRecorded(row: Row): RecordedEvent {
+  const lifted = upcast({ type: row.type, data: JSON.parse(row.data), schemaVersion: row.schema_version });
+  return {
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    schemaVersion: lifted.schemaVersion,
+    type: lifted.type,
+    data: lifted.data,
+    recordedAt: row.recorded_at,
+  } as RecordedEvent;
+}
+
+export class SqliteEventStore implements EventStore {
+  readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly head: Database.Statement<[string], { revision: number | null }>;
+  private readonly byStream: Database.Statement<[string, number], Row>;
+  private readonly after: Database.Statement<[number, number], Row>;
+  private readonly last: Database.Statement<[], { p: number | null }>;
+  private readonly appendTx: (stream: string, events: readonly LedgerEvent[], expected: number) => AppendResult;
+
+  constructor(path: string, opts: { busyTimeoutMs?: number; clock?: () => Date } = {}) {
+    const clock = opts.clock ?? (() => new Date());
+    this.db = guard(() => openSqlite(path, opts.busyTimeoutMs));
+    guard(() => this.db.exec(DDL));
+    this.insert = this.db.prepare(
+      'INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.head = this.db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
+    this.byStream = this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision');
+    this.after = this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+    this.last = this.db.prepare('SELECT MAX(position) AS p FROM events');
+    // IMMEDIATE takes the write lock before reading the head, so check-then-insert is atomic
+    // across processes too.
+    this.appendTx = this.db.transaction((stream: string, events: readonly LedgerEvent[], expected: number) => {
+      const actual = this.head.get(stream)?.revision ?? -1;
+      if (actual !== expected) throw new ConflictError(stream, expected, actual);
+      const recordedAt = clock().toISOString();
+      let revision = actual;
+      let position = 0;
+      for (const e of events) {
+        revision += 1;
+        const info = this.insert.run(stream, revision, e.type, CURRENT_SCHEMA_VERSION, JSON.stringify(e.data), recordedAt);
+        position = Number(info.lastInsertRowid);
+      }
+      return { nextRevision: revision, lastPosition: position };
+    }).immediate;
+  }
+
+  async append(stream: string, events: readonly LedgerEvent[], expectedRevision: number): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    return guard(() => this.appendTx(stream, events, expectedRevision));
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return guard(() => this.byStream.all(stream, fromRevision)).map(toRecorded);
+  }
+
+  async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+    return guard(() => this.after.all(afterPosition, limit)).map(toRecorded);
+  }
+
+  async lastPosition(): Promise<number> {
+    return guard(() => this.last.get()?.p ?? 0);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,20 @@
+// Old events are never rewritten: they are lifted to the current shape as they are read.
+// Each upcaster takes an event of version v and returns it at version v + 1.
+import { CURRENT_SCHEMA_VERSION } from './ledger.js';
+
+type Raw = { type: string; data: Record<string, unknown>; schemaVersion: number };
+type Upcaster = (event: Raw) => Raw;
+
+const upcasters: Record<number, Upcaster> = {
+  // Version 1 is the first published shape; later versions add entries here.
+};
+
+export function upcast(event: Raw): Raw {
+  let current = event;
+  while (current.schemaVersion < CURRENT_SCHEMA_VERSION) {
+    const step = upcasters[current.schemaVersion];
+    if (!step) throw new Error(`no upcaster from schema version ${current.schemaVersion} of ${current.type}`);
+    current = step(current);
+  }
+  return current;
+}

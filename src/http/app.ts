@@ -1,0 +1,92 @@
+// Builds the API; never listens (server.ts does). Tests build it over a real service and a real
+// socket.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { MalformedRequest } from '../commands/errors.js';
+import type { Service } from '../service.js';
+import { authenticate } from './auth.js';
+import { installErrorHandling, trackRoutes } from './errors.js';
+import { exerciseRoutes } from './routes/exercises.js';
+import { identityRoutes } from './routes/identity.js';
+import { jobRoutes } from './routes/jobs.js';
+import { uploadRoutes } from './routes/uploads.js';
+import { ErrorEnvelope, Liveness } from './schemas.js';
+
+export interface AppOptions {
+  /** Pino options, or false for silence (tests). */
+  logger?: boolean | { level: string };
+  /** Tells the in-process job runner that a job was queued. */
+  wakeRunner?: () => void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === undefined || opts.logger === false ? false : {
+      ...(typeof opts.logger === 'object' ? opts.logger : {}),
+      // Never log headers (API keys) or query strings (signed URLs live in bodies, but be safe).
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    },
+    bodyLimit: svc.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const allowedMethods = trackRoutes(app);
+  installErrorHandling(app, allowedMethods);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Bodies arrive as text whatever their Content-Type and are parsed only by routes that take one:
+  // POST /v1/uploads and cancel ignore their body, and a bad body on /v1/jobs is SPEC's 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.schema?.body) return;
+    if (request.body === undefined || request.body === '') throw new MalformedRequest('Malformed request: the body is empty; send a JSON object.');
+    if (typeof request.body !== 'string') return;
+    try {
+      request.body = JSON.parse(request.body);
+    } catch {
+      throw new MalformedRequest('Malformed request: the body is not valid JSON.');
+    }
+  });
+
+  app.addSchema(ErrorEnvelope);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Exercise video analysis API', version: '1.0.0', description: 'See SPEC.md. Authenticate with Authorization: Bearer <API key>.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  app.get('/livez', { schema: { security: [], response: { 200: Liveness } } }, async () => ({ status: 'ok' as const }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (v1) => {
+    v1.decorateRequest('apiKey', null);
+    v1.addHook('onRequest', authenticate(svc));
+    v1.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+    await v1.register(identityRoutes);
+    await v1.register(exerciseRoutes);
+    await v1.register(uploadRoutes(svc));
+    await v1.register(jobRoutes(svc, opts.wakeRunner ?? (() => {})));
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,51 @@
+// The one place where errors become SPEC's envelope and an HTTP status. 5xx never leak internals.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, MalformedRequest, MethodNotAllowed, NotFound, PayloadTooLarge, StorageStatUnavailable, StoreUnavailable } from '../commands/errors.js';
+import { StoreUnavailableError } from '../events/store/port.js';
+import { StorageUnavailableError } from '../storage/port.js';
+
+export function toEnvelope(err: unknown): { status: number; code: string; message: string } {
+  if (err instanceof DomainError) return { status: err.status, code: err.code, message: err.message };
+  if (err instanceof StoreUnavailableError) return toEnvelope(new StoreUnavailable());
+  if (err instanceof StorageUnavailableError) return toEnvelope(new StorageStatUnavailable());
+  const fe = err as Partial<FastifyError>;
+  if (fe.validation) return toEnvelope(new MalformedRequest(`Malformed request: ${fe.message}.`));
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return toEnvelope(new PayloadTooLarge());
+  const status = fe.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, code: 'bad_request', message: 'The request could not be understood.' };
+  return { status: 500, code: 'internal_error', message: 'An unexpected error occurred.' };
+}
+
+export function send(reply: FastifyReply, err: unknown) {
+  const { status, code, message } = toEnvelope(err);
+  return reply.code(status).send({ error: { code, message } });
+}
+
+/** Path patterns of every route, to tell an unknown path (404) from a wrong method (405). */
+export function trackRoutes(app: FastifyInstance) {
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    const source = '^' + route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$';
+    const methods = [route.method].flat().map((m) => m.toUpperCase());
+    const existing = routes.find((r) => r.pattern.source === source);
+    if (existing) methods.forEach((m) => existing.methods.add(m));
+    else routes.push({ pattern: new RegExp(source), methods: new Set(methods) });
+  });
+  return (path: string): string[] => routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]);
+}
+
+export function installErrorHandling(app: FastifyInstance, allowedMethods: (path: string) => string[]) {
+  app.setErrorHandler((err, request: FastifyRequest, reply) => {
+    const { status } = toEnvelope(err);
+    if (status >= 500) request.log.error({ err }, 'request failed');
+    return send(reply, err);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedMethods(request.url.split('?')[0] ?? '/');
+    if (allowed.length > 0) {
+      reply.header('allow', [...new Set(allowed)].join(', '));
+      return send(reply, new MethodNotAllowed());
+    }
+    return send(reply, new NotFound());
+  });
+}

@@ -1,0 +1,58 @@
+// `npm start`: the API on HOST:PORT, the storage host on STORAGE_PORT (disk driver), the job
+// runner (WORKER_CONCURRENCY, 0 = API only) and the spot sweeper, all over DATA_DIR.
+import type { Server } from 'node:http';
+import { once } from 'node:events';
+import { loadConfigOrExit, onShutdown } from '../boot.js';
+import { recordUpload } from '../commands/partner.js';
+import { uploadByHandle, visibleState } from '../projections/uploads.js';
+import { defaultEngine } from '../runner/engine.js';
+import { startRunner } from '../runner/runner.js';
+import { startSweeper } from '../runner/sweeper.js';
+import { openService } from '../service.js';
+import { createStorageHost } from '../storage/host.js';
+import { buildApp } from './app.js';
+
+const config = loadConfigOrExit();
+const svc = await openService(config);
+const engine = await defaultEngine();
+let runner: ReturnType<typeof startRunner> | undefined;
+const app = await buildApp(svc, { logger: { level: config.logLevel }, wakeRunner: () => runner?.wake() });
+const log = app.log;
+
+let storageHost: Server | undefined;
+if (svc.disk) {
+  storageHost = createStorageHost({
+    layout: svc.disk,
+    clock: svc.clock,
+    log,
+    async acceptsUpload(handle) {
+      const row = uploadByHandle(svc.readDb(), handle);
+      return row !== undefined && ['minted', 'uploaded'].includes(visibleState(row, svc.clock()));
+    },
+    async uploaded(handle, size) {
+      const row = uploadByHandle(svc.readDb(), handle);
+      if (row) await recordUpload(svc, row.key_id, handle, size);
+    },
+  });
+  storageHost.listen(config.storagePort, config.host);
+  await once(storageHost, 'listening');
+  log.info({ port: config.storagePort }, 'storage host listening');
+}
+
+await app.listen({ host: config.host, port: config.port });
+runner = startRunner(svc, engine, {
+  concurrency: config.workerConcurrency,
+  leaseSeconds: config.jobLeaseSeconds,
+  maxAttempts: config.jobMaxAttempts,
+  providerRetries: config.providerRetries,
+  log,
+});
+const sweeper = startSweeper(svc, config.sweepIntervalSeconds * 1000, log);
+
+onShutdown(async () => {
+  sweeper.stop();
+  await app.close();
+  storageHost?.close();
+  await runner?.stop();
+  await svc.close();
+});

@@ -1,0 +1,120 @@
+// Read model of jobs: what GET /v1/jobs and /v1/jobs/{id} serve and what the job runner scans.
+import type Database from 'better-sqlite3';
+import { keyIdOfStream } from '../events/ledger.js';
+import type { RecordedEvent } from '../events/store/port.js';
+
+export const ddl = `
+CREATE TABLE IF NOT EXISTS jobs (
+  job_id         TEXT PRIMARY KEY,
+  key_id         TEXT NOT NULL,
+  handle         TEXT NOT NULL,
+  exercise_id    TEXT NOT NULL,
+  status         TEXT NOT NULL,
+  attempt        INTEGER NOT NULL DEFAULT 0,
+  worker         TEXT,
+  lease_until    TEXT,
+  result         TEXT,
+  engine_version TEXT,
+  error_code     TEXT,
+  message        TEXT,
+  cancelled_by   TEXT,
+  seq            INTEGER NOT NULL,
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs (key_id, seq);
+CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
+
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobRow {
+  job_id: string;
+  key_id: string;
+  handle: string;
+  exercise_id: string;
+  status: JobStatus;
+  attempt: number;
+  worker: string | null;
+  lease_until: string | null;
+  result: string | null;
+  engine_version: string | null;
+  error_code: string | null;
+  message: string | null;
+  cancelled_by: string | null;
+  /** Global position of JobQueued: a stable, gap-tolerant creation order for listing and paging. */
+  seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+
+export function apply(db: Database.Database, e: RecordedEvent): void {
+  const update = (sql: string, jobId: string, at: string, ...args: unknown[]) =>
+    db.prepare(`UPDATE jobs SET ${sql}, updated_at = ? WHERE job_id = ?`).run(...args, at, jobId);
+  switch (e.type) {
+    case 'JobQueued': {
+      const d = e.data;
+      db.prepare(
+        `INSERT OR IGNORE INTO jobs (job_id, key_id, handle, exercise_id, status, seq, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`,
+      ).run(d.jobId, keyIdOfStream(e.stream), d.handle, d.exerciseId, e.position, d.at, d.at);
+      return;
+    }
+    case 'JobStarted': {
+      const d = e.data;
+      update(`status = 'processing', attempt = ?, worker = ?, lease_until = ?`, d.jobId, d.at, d.attempt, d.worker, d.leaseUntil);
+      return;
+    }
+    case 'JobLeaseExtended': {
+      const d = e.data;
+      update('lease_until = ?', d.jobId, d.at, d.leaseUntil);
+      return;
+    }
+    case 'JobCompleted': {
+      const d = e.data;
+      update(`status = 'completed', result = ?, engine_version = ?, lease_until = NULL`, d.jobId, d.at, JSON.stringify(d.result), d.engineVersion);
+      return;
+    }
+    case 'JobFailed': {
+      const d = e.data;
+      update(`status = 'failed', error_code = ?, message = ?, lease_until = NULL`, d.jobId, d.at, d.errorCode, d.message);
+      return;
+    }
+    case 'JobCancelled': {
+      const d = e.data;
+      update(`status = 'cancelled', cancelled_by = ?, lease_until = NULL`, d.jobId, d.at, d.by);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+export const jobById = (db: Database.Database, jobId: string): JobRow | undefined =>
+  db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE job_id = ?').get(jobId);
+
+export interface JobListQuery {
+  keyId: string;
+  status?: JobStatus;
+  /** Only jobs created before this seq (the cursor of the previous page). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+/** Newest first. */
+export function listJobs(db: Database.Database, q: JobListQuery): JobRow[] {
+  return db
+    .prepare<[string, string | null, string | null, number, number], JobRow>(
+      `SELECT * FROM jobs WHERE key_id = ? AND (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?`,
+    )
+    .all(q.keyId, q.status ?? null, q.status ?? null, q.beforeSeq ?? Number.MAX_SAFE_INTEGER, q.limit);
+}
+
+/** Queued jobs, and processing jobs whose lease has run out (their worker is gone), oldest first. */
+export function runnableJobs(db: Database.Database, now: Date, limit: number): JobRow[] {
+  return db
+    .prepare<[string, number], JobRow>(
+      `SELECT * FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until <= ?) ORDER BY seq LIMIT ?`,
+    )
+    .all(now.toISOString(), limit);
+}

@@ -1,0 +1,75 @@
+// Keeps the SQLite read models up to date with the ledger. Every writer (API, job runner, admin
+// CLI) calls catchUp() after it appends, so a GET after a 201 sees the job; the checkpoint lives in
+// the same transaction as the rows, so a crash between the append and the projection is repaired
+// by the next catch-up, and an event is never applied twice.
+import type Database from 'better-sqlite3';
+import type { EventStore, RecordedEvent } from '../events/store/port.js';
+import { guard, openSqlite } from '../events/store/sqlite.js';
+import * as identity from './identity.js';
+import * as jobs from './jobs.js';
+import * as uploads from './uploads.js';
+
+const modules = [identity, uploads, jobs];
+
+const CHECKPOINT_DDL = `CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
+INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
+
+export function openReadModels(path: string): Database.Database {
+  return guard(() => {
+    const db = openSqlite(path);
+    db.exec(CHECKPOINT_DDL);
+    for (const m of modules) db.exec(m.ddl);
+    return db;
+  });
+}
+
+export const checkpointOf = (db: Database.Database): number =>
+  db.prepare<[], { position: number }>('SELECT position FROM checkpoint WHERE id = 1').get()?.position ?? 0;
+
+/** Applies a batch in one transaction, skipping anything at or below the checkpoint (idempotent). */
+export function applyBatch(db: Database.Database, events: readonly RecordedEvent[]): number {
+  return db.transaction(() => {
+    let position = checkpointOf(db);
+    for (const e of events) {
+      if (e.position <= position) continue;
+      for (const m of modules) m.apply(db, e);
+      position = e.position;
+    }
+    db.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(position);
+    return position;
+  }).immediate();
+}
+
+export interface Projector {
+  catchUp(): Promise<void>;
+}
+
+const BATCH = 500;
+
+export function createProjector(store: EventStore, db: () => Database.Database): Projector {
+  async function drain() {
+    for (;;) {
+      const from = guard(() => checkpointOf(db()));
+      const events = await store.readAll(from, BATCH);
+      if (events.length === 0) return;
+      guard(() => applyBatch(db(), events));
+    }
+  }
+
+  // Drains run one at a time. A call joins the drain that has not started yet, if any: that drain
+  // starts after the caller's append, so it includes it.
+  let tail: Promise<void> = Promise.resolve();
+  let pending: Promise<void> | null = null;
+  function catchUp(): Promise<void> {
+    if (pending) return pending;
+    const next = tail.then(() => {
+      pending = null;
+      return drain();
+    });
+    pending = next;
+    tail = next.catch(() => undefined);
+    return next;
+  }
+
+  return { catchUp };
+}

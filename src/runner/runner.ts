@@ -1,0 +1,149 @@
+// The job runner: claims queued jobs with a JobStarted lease, keeps the lease alive while the
+// engine runs, retries provider faults with backoff and records the outcome. A worker that dies
+// leaves its lease to run out; another worker then takes the job again (up to JOB_MAX_ATTEMPTS).
+import { Value } from '@sinclair/typebox/value';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine } from '../analysis/engine.js';
+import { AnalysisResultSchema } from '../analysis/result.js';
+import { decideJob, GENERIC_FAILURE, type JobCommand } from '../commands/jobs.js';
+import { runnableJobs, type JobRow } from '../projections/jobs.js';
+import type { Service } from '../service.js';
+
+export const FAILURES = {
+  video: { errorCode: 'video_processing_failed', message: 'The video could not be processed for analysis.' },
+  provider: { errorCode: 'provider_temporarily_unavailable', message: 'The analysis provider was temporarily unavailable and retries were exhausted.' },
+} as const;
+
+export interface RunnerOptions {
+  concurrency: number;
+  leaseSeconds: number;
+  maxAttempts: number;
+  providerRetries: number;
+  /** Backoff before retry n (0-based) after a provider fault. */
+  backoffMs?: (retry: number) => number;
+  pollMs?: number;
+  log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
+}
+
+export interface Runner {
+  wake(): void;
+  /** Stops taking jobs and waits for running ones (their leases cover a crash instead). */
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOptions): Runner {
+  const worker = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
+  const backoff = opts.backoffMs ?? ((n) => Math.min(30_000, 1000 * 4 ** n));
+  const running = new Map<string, Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const leaseUntil = () => new Date(svc.clock().getTime() + opts.leaseSeconds * 1000).toISOString();
+  const now = () => svc.clock().toISOString();
+  const run = (keyId: string, command: JobCommand) => svc.ledger.handle(keyId, (s) => decideJob(command, s));
+
+  async function execute(job: JobRow) {
+    const { job_id: jobId, key_id: keyId } = job;
+    const lost = new AbortController();
+    const heartbeat = setInterval(() => {
+      run(keyId, { type: 'ExtendLease', jobId, worker, leaseUntil: leaseUntil(), now: now() })
+        .then((d) => d.events.length === 0 && lost.abort())
+        .catch((err) => opts.log.warn({ jobId, err: String(err) }, 'lease extension failed'));
+    }, (opts.leaseSeconds * 1000) / 3);
+    let finished = false;
+    try {
+      const outcome = await analyze(job, lost.signal);
+      if (lost.signal.aborted) return; // cancelled by an operator, or re-taken: the outcome is not ours
+      const decision = await run(keyId, { ...outcome, jobId, worker, now: now() } as JobCommand);
+      finished = decision.events.length > 0;
+      opts.log.info({ jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode }, 'job finished');
+    } finally {
+      clearInterval(heartbeat);
+      if (finished) await svc.storage.discardFrozen(jobId).catch(() => undefined);
+    }
+  }
+
+  type Outcome =
+    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string }
+    | { type: 'FailJob'; errorCode: string; message: string; detail?: string };
+
+  async function analyze(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+    for (let retry = 0; ; retry++) {
+      try {
+        const video = await svc.storage.openFrozen(job.job_id);
+        try {
+          const result = await engine.analyze({ videoPath: video.path, exerciseId: job.exercise_id }, signal);
+          if (!Value.Check(AnalysisResultSchema, result)) {
+            return { type: 'FailJob', ...GENERIC_FAILURE, detail: 'engine returned a result outside the schema' };
+          }
+          return { type: 'CompleteJob', result, engineVersion: engine.version };
+        } finally {
+          await video.release();
+        }
+      } catch (err) {
+        if (err instanceof VideoProcessingError) return { type: 'FailJob', ...FAILURES.video, detail: err.message };
+        if (!(err instanceof ProviderUnavailableError)) return { type: 'FailJob', ...GENERIC_FAILURE, detail: String(err) };
+        if (retry >= opts.providerRetries) return { type: 'FailJob', ...FAILURES.provider, detail: err.message };
+        opts.log.warn({ jobId: job.job_id, retry, err: err.message }, 'provider unavailable; retrying');
+        await sleep(backoff(retry));
+      }
+    }
+  }
+
+  async function claim(job: JobRow): Promise<boolean> {
+    const decision = await run(job.key_id, {
+      type: 'StartJob', jobId: job.job_id, worker, leaseUntil: leaseUntil(), maxAttempts: opts.maxAttempts, now: now(),
+    });
+    return decision.events[0]?.type === 'JobStarted';
+  }
+
+  async function poll() {
+    timer = undefined;
+    if (stopped) return;
+    try {
+      const free = opts.concurrency - running.size;
+      if (free > 0) {
+        const candidates = runnableJobs(svc.readDb(), svc.clock(), free + running.size + 8).filter((j) => !running.has(j.job_id));
+        for (const job of candidates) {
+          if (running.size >= opts.concurrency || stopped) break;
+          if (!(await claim(job))) continue;
+          const task = execute(job)
+            .catch((err) => opts.log.error({ jobId: job.job_id, err: String(err) }, 'job execution failed'))
+            .finally(() => {
+              running.delete(job.job_id);
+              wake();
+            });
+          running.set(job.job_id, task);
+        }
+      }
+    } catch (err) {
+      opts.log.error({ err: String(err) }, 'runner poll failed');
+    }
+    schedule(opts.pollMs ?? 1000);
+  }
+
+  function schedule(ms: number) {
+    if (stopped || timer) return;
+    timer = setTimeout(() => void poll(), ms);
+  }
+
+  function wake() {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    schedule(0);
+  }
+
+  if (opts.concurrency > 0) schedule(0);
+
+  return {
+    wake: () => opts.concurrency > 0 && wake(),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled(running.values());
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// The default storage driver: files under DATA_DIR/storage. Uploads land in live/<handle> by
+// rename from a temp file; a claim hard-links them to frozen/<jobId>, so a later rename over
+// live/<handle> cannot change the inode the job analyzes.
+import { mkdirSync } from 'node:fs';
+import { link, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { StorageUnavailableError, type VideoStorage } from './port.js';
+import { loadOrCreateSecret, sign } from './signing.js';
+
+export interface DiskLayout {
+  live: string;
+  frozen: string;
+  tmp: string;
+  secret: Buffer;
+}
+
+export function diskLayout(dataDir: string): DiskLayout {
+  const root = join(dataDir, 'storage');
+  const layout = { live: join(root, 'live'), frozen: join(root, 'frozen'), tmp: join(root, 'tmp') };
+  for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true });
+  return { ...layout, secret: loadOrCreateSecret(join(root, 'signing.key')) };
+}
+
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if (isMissing(err)) return 0;
+    throw new StorageUnavailableError(`stat failed: ${(err as Error).message}`);
+  }
+}
+
+export function createDiskStorage(layout: DiskLayout, publicUrl: string): VideoStorage {
+  const live = (handle: string) => join(layout.live, handle);
+  const frozen = (jobId: string) => join(layout.frozen, jobId);
+
+  return {
+    driver: 'disk',
+    async uploadUrl(handle, expiresAt) {
+      const expires = Math.floor(expiresAt.getTime() / 1000);
+      return `${publicUrl}/uploads/${handle}?expires=${expires}&signature=${sign(layout.secret, handle, expires)}`;
+    },
+    stat: (handle) => sizeOf(live(handle)),
+    async freeze(handle, jobId) {
+      const tmp = join(layout.tmp, `freeze-${randomBytes(8).toString('hex')}`);
+      try {
+        await link(live(handle), tmp);
+        await rename(tmp, frozen(jobId));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        if (isMissing(err)) return 0;
+        throw new StorageUnavailableError(`freeze failed: ${(err as Error).message}`);
+      }
+      return sizeOf(frozen(jobId));
+    },
+    async openFrozen(jobId) {
+      return { path: frozen(jobId), release: async () => {} };
+    },
+    async discardFrozen(jobId) {
+      await rm(frozen(jobId), { force: true });
+    },
+    async discard(handle) {
+      await unlink(live(handle)).catch((err) => {
+        if (!isMissing(err)) throw err;
+      });
+    },
+    async close() {},
+  };
+}
