@@ -126,3 +126,17 @@ export async function cancelJob(svc: Service, jobId: string, by: { partner: stri
   await svc.storage.discardFrozen(jobId).catch(() => undefined);
   return { job_id: jobId, status: 'cancelled' as const };
 }
+
+/** What the storage host asks of the ledger: may this spot still receive bytes, and record them. */
+export function storageCallbacks(svc: Service) {
+  return {
+    async acceptsUpload(handle: string): Promise<boolean> {
+      const row = uploadByHandle(svc.readDb(), handle);
+      return row !== undefined && (['minted', 'uploaded'] as const).includes(visibleState(row, svc.clock()) as 'minted');
+    },
+    async uploaded(handle: string, size: number): Promise<void> {
+      const row = uploadByHandle(svc.readDb(), handle);
+      if (row) await recordUpload(svc, row.key_id, handle, size);
+    },
+  };
+}

@@ -3,8 +3,7 @@
 import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { loadConfigOrExit, onShutdown } from '../boot.js';
-import { recordUpload } from '../commands/partner.js';
-import { uploadByHandle, visibleState } from '../projections/uploads.js';
+import { storageCallbacks } from '../commands/partner.js';
 import { defaultEngine } from '../runner/engine.js';
 import { startRunner } from '../runner/runner.js';
 import { startSweeper } from '../runner/sweeper.js';
@@ -25,14 +24,7 @@ if (svc.disk) {
     layout: svc.disk,
     clock: svc.clock,
     log,
-    async acceptsUpload(handle) {
-      const row = uploadByHandle(svc.readDb(), handle);
-      return row !== undefined && ['minted', 'uploaded'].includes(visibleState(row, svc.clock()));
-    },
-    async uploaded(handle, size) {
-      const row = uploadByHandle(svc.readDb(), handle);
-      if (row) await recordUpload(svc, row.key_id, handle, size);
-    },
+    ...storageCallbacks(svc),
   });
   storageHost.listen(config.storagePort, config.host);
   await once(storageHost, 'listening');

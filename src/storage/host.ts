@@ -39,9 +39,8 @@ async function fsyncPath(path: string) {
 }
 
 export function createStorageHost(deps: StorageHostDeps): Server {
-  const { layout } = deps;
-
   async function receive(req: IncomingMessage, handle: string): Promise<number> {
+    const { layout } = deps;
     const tmp = join(layout.tmp, `put-${randomBytes(8).toString('hex')}`);
     try {
       const out = createWriteStream(tmp, { flags: 'wx' });
@@ -66,7 +65,7 @@ export function createStorageHost(deps: StorageHostDeps): Server {
     const handle = match[1]!;
     const expires = Number(url.searchParams.get('expires') ?? NaN);
     const signature = url.searchParams.get('signature') ?? '';
-    if (!Number.isSafeInteger(expires) || !verify(layout.secret, handle, expires, signature)) {
+    if (!Number.isSafeInteger(expires) || !verify(deps.layout.secret, handle, expires, signature)) {
       return reply(res, 403, 'signature_invalid', 'The upload URL signature is not valid.');
     }
     if (expires * 1000 <= deps.clock().getTime()) return reply(res, 403, 'url_expired', 'The upload URL has expired.');
