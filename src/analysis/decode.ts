@@ -105,7 +105,7 @@ export async function* decodeFrames(
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
   const args = ['-v', 'error', '-nostdin', '-i', path, '-an', '-sn',
-    '-vf', `fps=${fps},scale=${width}:${height}:flags=bilinear`,
+    '-vf', `fps=${fps}:eof_action=pass,scale=${width}:${height}:flags=bilinear`,
     '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
   const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

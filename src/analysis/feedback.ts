@@ -116,6 +116,12 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
       description: `Repetitions took ${mean.toFixed(1)} s on average (spread ${sd.toFixed(1)} s).`,
       correction: 'Keep a steady, controlled tempo: about two seconds down and one to two seconds up on every rep.' });
   }
+  // Nothing (more) to fix: the checks that passed are still what to protect as load or fatigue grows.
+  for (const r of ctx.def.rules.slice(0, 2)) {
+    out.push({ ...base, priority: 1, category: r.category, name: `Keep: ${r.strength.name.toLowerCase()}`,
+      description: `${r.name} was not a problem in this set; it is the first thing to slip as the load or the rep count grows.`,
+      correction: r.correction });
+  }
   out.push({ ...base, priority: 1, category: 'setup', name: 'Full body in frame',
     description: 'Keeping the whole body in frame and well lit makes every check reliable.',
     correction: def.filmingAdvice });

@@ -32,6 +32,8 @@ export interface SegmentOptions {
   maxGapS?: number;
   /** Shorter excursions are noise, not attempts. */
   minDurationS?: number;
+  /** At the clip's end, an attempt this close to rest counts as returned. */
+  endSlack?: number;
 }
 
 /**
@@ -62,15 +64,27 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
     const v = progress[i]!;
     if (!active) {
       if (Number.isFinite(v) && v > th.enter) {
-        active = true;
         // The attempt started at the lowest point since the last one (where the movement began).
+        // Short unseen gaps are looked through; if no rest position is found before the crossing,
+        // the movement began before the person came into view (a title card, the clip's start)
+        // and it is not an attempt we can judge.
         start = i;
-        for (let j = i - 1; j >= restFrom; j--) {
+        let sawRest = false;
+        for (let j = i - 1, holes = 0; j >= restFrom && holes <= maxGap; j--) {
           const pj = progress[j]!;
-          if (!Number.isFinite(pj)) break;
+          if (!Number.isFinite(pj)) { holes++; continue; }
+          holes = 0;
+          if (pj <= th.enter) sawRest = true;
           if (pj <= progress[start]!) start = j;
           if (pj <= 0.05) break;
         }
+        if (!sawRest) {
+          // Wait for this excursion to end before looking for the next attempt.
+          while (i + 1 < progress.length && !(progress[i + 1]! < th.exit)) i++;
+          restFrom = i + 1;
+          continue;
+        }
+        active = true;
         peak = i; gap = 0; lastFinite = i;
       }
       continue;
@@ -89,6 +103,11 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
       i = end;
     }
   }
-  if (active) close(lastFinite, false);
+  if (active) {
+    // The clip ended mid-attempt. Nearly back at rest (within `endSlack`) still counts as returned:
+    // the last frames of a clip often fall just short of the full lock-out.
+    const last = progress[lastFinite]!;
+    close(lastFinite, lastFinite >= progress.length - 1 - maxGap && last <= (opts.endSlack ?? 0.25));
+  }
   return attempts;
 }

@@ -1,12 +1,30 @@
-// Shoulder press: the wrists travel from shoulder height to overhead. The signal is the wrist
-// height above the shoulder in arm lengths, averaged over the arms that are seen.
+// Shoulder press: the wrists travel from shoulder height to overhead. The signal blends wrist and
+// elbow height above the shoulder in arm lengths: hands holding dumbbells end-on are often missed
+// by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
 import { extreme, grade, round, torsoLean, upright, wristDrop, elbowAngle } from './common.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
   const v = [-wristDrop(f, 'left'), -wristDrop(f, 'right')].filter(Number.isFinite);
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+}
+
+/** Elbow height above its shoulder in arm lengths: about -0.45 racked, +0.45 locked out. */
+export function elbowRise(f: FrameCtx, s: Side): number {
+  const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!;
+  if (Math.min(sh.score, el.score) < VISIBLE || !(f.armLen > 0)) return NaN;
+  return (sh.y - el.y) / f.armLen;
+}
+
+/** Per arm: mean of wrist progress (0 at shoulder level, 1 at 0.8 above) and elbow progress. */
+export function pressProgress(f: FrameCtx): number {
+  const arms = (['left', 'right'] as const).map((s) => {
+    const v = [-wristDrop(f, s) / 0.8, (elbowRise(f, s) + 0.45) / 0.85].filter(Number.isFinite);
+    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+  }).filter(Number.isFinite);
+  return arms.length ? arms.reduce((a, b) => a + b, 0) / arms.length : NaN;
 }
 
 export function wristImbalance(f: FrameCtx): number {
@@ -21,8 +39,8 @@ export const shoulderPress: ExerciseDef = {
   recommendedAngle: 'front',
   angleAdvice: 'Film from the front at chest height to see both arms lock out evenly; a side view shows back arch and bar path.',
   filmingAdvice: 'Place the camera 2-3 m away at chest height with the hands overhead and the hips in frame.',
-  signal: 'wrist height above the shoulders: about 0.1 arm lengths at the rack, 0.85 at lockout',
-  progress: (f) => (wristRise(f) - 0.1) / 0.7,
+  signal: 'wrist and elbow height above the shoulders, in arm lengths, from the rack (0) to lock-out (1)',
+  progress: (f) => pressProgress(f),
   gate: (f) => upright(f, 35),
   gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
   rules: [

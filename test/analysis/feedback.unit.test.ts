@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Value } from '@sinclair/typebox/value';
+import { AnalysisResultSchema } from '../../src/analysis/result.js';
+import { overallFeedback, patternOf, qualityScore, toRepetitions, type JudgedRep, type SetContext } from '../../src/analysis/feedback.js';
+import { analyzePoses } from '../../src/analysis/pipeline.js';
+import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
+import { cycle, series, sidePushUp, sideSquatter } from './synthetic.js';
+
+const squat = exerciseDef('squat')!;
+const ctx = (over: Partial<SetContext> = {}): SetContext => ({ def: squat, view: 'side', unjudgedRules: [], personSeen: true, ...over });
+const issue = (ruleId: string, impact: number) => ({
+  ruleId, category: 'posture', name: ruleId, description: `${ruleId} seen`, correction: `fix ${ruleId}`,
+  severity: 'moderate', impact_on_score: impact, evidence_timestamp_ms: 0,
+});
+const rep = (issues: JudgedRep['issues'], valid = true): JudgedRep => ({ startMs: 0, endMs: 1000, valid, issues, strengths: [], durationS: 1 });
+
+test('quality_score is 100 plus the impacts, clamped to 0-100', () => {
+  assert.equal(qualityScore([]), 100);
+  assert.equal(qualityScore([{ impact_on_score: -10 }, { impact_on_score: -5 }]), 85);
+  assert.equal(qualityScore(new Array(9).fill({ impact_on_score: -20 })), 0);
+});
+
+test('key improvement areas are ordered by total impact and list the affected attempts', () => {
+  const reps = [rep([issue('lean', -10)]), rep([issue('lean', -10), issue('heels', -5)]), rep([issue('lean', -20)])];
+  const areas = overallFeedback(reps, ctx()).key_improvement_areas;
+  assert.deepEqual(areas.map((a) => [a.priority, a.name]).slice(0, 2), [[1, 'lean'], [2, 'heels']]);
+  assert.deepEqual(areas[0]!.affected_reps, [1, 2, 3]);
+  assert.equal(areas[0]!.pattern_of_occurrence, 'every_rep');
+  assert.deepEqual(areas[1]!.affected_reps, [2]);
+});
+
+test('there are always two or three key improvement areas, even with a flawless set or no reps', () => {
+  for (const reps of [[], [rep([])], [rep([]), rep([]), rep([])], new Array(6).fill(0).map((_, i) => rep([issue(`r${i}`, -5)]))]) {
+    for (const c of [ctx(), ctx({ view: 'front' }), ctx({ personSeen: false }), ctx({ view: 'unknown' })]) {
+      const n = overallFeedback(reps, c).key_improvement_areas.length;
+      assert.ok(n >= 2 && n <= 3, `${n} areas`);
+    }
+  }
+});
+
+test('no person seen: the first area tells how to film the exercise', () => {
+  const fb = overallFeedback([], ctx({ personSeen: false, view: 'unknown' }));
+  assert.equal(fb.key_improvement_areas[0]!.category, 'setup');
+  assert.equal(fb.key_improvement_areas[0]!.correction, squat.filmingAdvice);
+  assert.equal(fb.visibility_context.recommended_angle, 'side');
+});
+
+test('pattern_of_occurrence distinguishes late (fatigue) from early and single faults', () => {
+  assert.equal(patternOf([5, 6], 6), 'late_reps');
+  assert.equal(patternOf([1, 2], 6), 'early_reps');
+  assert.equal(patternOf([3], 6), 'single_rep');
+  assert.equal(patternOf([1, 3, 4, 6], 6), 'most_reps');
+});
+
+test('attempt numbers count every attempt, valid or not', () => {
+  const reps = toRepetitions([rep([]), rep([issue('partial', -20)], false), rep([])]);
+  assert.deepEqual(reps.map((r) => [r.attempt_number, r.is_valid_rep, r.quality_score]), [[1, true, 100], [2, false, 80], [3, true, 100]]);
+});
+
+test('the pipeline counts three synthetic side-view squats and judges their depth', () => {
+  // 3 s squats to 80 deg knees with 1 s standing between, 10 fps.
+  const poses = series(10, 13, (t) => sideSquatter({ knee: 178 - 98 * cycle(t, 3, 1), lean: 10 + 25 * cycle(t, 3, 1) }));
+  const { result, view } = analyzePoses(squat, poses, 10);
+  assert.equal(view, 'side');
+  assert.equal(result.repetitions.filter((r) => r.is_valid_rep).length, 3);
+  assert.ok(result.repetitions.every((r) => r.strengths.some((s) => s.name === 'Full depth')));
+  assert.ok(Value.Check(AnalysisResultSchema, result));
+});
+
+test('the pipeline counts shallow synthetic push-ups as attempts that are not valid repetitions', () => {
+  const pushUp = exerciseDef('push-up')!;
+  const full = series(10, 8, (t) => sidePushUp(170 - 90 * cycle(t, 2, 0.5)));
+  const { result } = analyzePoses(pushUp, full, 10);
+  assert.equal(result.repetitions.filter((r) => r.is_valid_rep).length, 3);
+  const shallow = series(10, 8, (t) => sidePushUp(170 - 50 * cycle(t, 2, 0.5)));
+  const s = analyzePoses(pushUp, shallow, 10).result.repetitions;
+  assert.ok(s.length >= 1 && s.every((r) => !r.is_valid_rep && r.issues.some((i) => i.name === 'Partial repetition')));
+});
+
+test('every exercise returns a schema-valid result with no reps when nobody is in view', () => {
+  const empty = series(10, 3, () => new Array(17).fill(0).map(() => ({ x: 0, y: 0, score: 0.01 })));
+  for (const def of exercises) {
+    const { result } = analyzePoses(def, empty, 10);
+    assert.deepEqual(result.repetitions, []);
+    assert.ok(Value.Check(AnalysisResultSchema, result), def.id);
+  }
+});

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { segmentReps } from '../../src/analysis/reps.js';
+
+const fps = 10;
+/** `n` smooth 0 -> peak -> 0 cycles of `len` frames each, with `rest` frames of rest between. */
+function cycles(peaks: number[], len = 20, rest = 5): number[] {
+  const out: number[] = new Array(rest).fill(0);
+  for (const peak of peaks) {
+    for (let i = 0; i < len; i++) out.push((peak * (1 - Math.cos((2 * Math.PI * i) / len))) / 2);
+    out.push(...new Array(rest).fill(0));
+  }
+  return out;
+}
+
+test('three full-range cycles are three valid repetitions', () => {
+  const reps = segmentReps(cycles([1, 1, 1]), { fps });
+  assert.equal(reps.length, 3);
+  assert.ok(reps.every((r) => r.valid && r.returned));
+});
+
+test('a partial dip is an attempt but not a valid repetition', () => {
+  const reps = segmentReps(cycles([1, 0.5, 1]), { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, false, true]);
+  assert.ok(Math.abs(reps[1]!.peakProgress - 0.5) < 0.05);
+});
+
+test('wobble below the entry threshold is not an attempt', () => {
+  assert.equal(segmentReps(cycles([0.3, 0.2, 0.3]), { fps }).length, 0);
+});
+
+test('an attempt cut off by the end of the clip is invalid', () => {
+  const full = cycles([1, 1]);
+  const cut = [...full, ...cycles([1]).slice(5, 5 + 12)]; // third rep stops just past its bottom
+  const reps = segmentReps(cut, { fps });
+  assert.equal(reps.length, 3);
+  assert.deepEqual(reps.map((r) => r.valid), [true, true, false]);
+  assert.equal(reps[2]!.returned, false);
+});
+
+test('a repetition that is nearly back at rest when the clip ends still counts', () => {
+  const s = cycles([1]);
+  const reps = segmentReps([...s.slice(0, 5 + 18)], { fps });
+  assert.equal(reps.length, 1);
+  assert.equal(reps[0]!.valid, true);
+});
+
+test('frames failing the posture gate (NaN) never start an attempt', () => {
+  // The first cycle happens while the gate fails (e.g. standing and talking with bent elbows).
+  const s = cycles([1, 1]).map((v, i) => (i >= 5 && i < 25 ? NaN : v));
+  const reps = segmentReps(s, { fps });
+  assert.equal(reps.length, 1);
+  assert.ok(reps[0]!.start >= 25);
+});
+
+test('an excursion already under way when the person comes into view is not counted', () => {
+  const s = [NaN, NaN, 0.9, 1, 0.8, 0.4, 0.1, 0, 0, ...cycles([1])];
+  const reps = segmentReps(s, { fps });
+  assert.equal(reps.length, 1);
+  assert.ok(reps[0]!.start >= 7);
+});
+
+test('an attempt interrupted by a long gate failure before full range is dropped', () => {
+  const s = [...new Array(5).fill(0), 0.2, 0.4, 0.5, ...new Array(20).fill(NaN), ...new Array(5).fill(0)];
+  assert.equal(segmentReps(s, { fps }).length, 0);
+});
+
+test('attempts are ordered, disjoint and their peak lies inside them (property)', () => {
+  fc.assert(fc.property(fc.array(fc.oneof(fc.double({ min: -0.2, max: 1.5, noNaN: true }), fc.constant(NaN)), { maxLength: 300 }), (xs) => {
+    const reps = segmentReps(xs, { fps });
+    let prevEnd = -1;
+    for (const r of reps) {
+      assert.ok(r.start > prevEnd && r.start <= r.peak && r.peak <= r.end && r.end < xs.length);
+      assert.equal(r.valid, r.returned && r.peakProgress >= 0.75);
+      prevEnd = r.end;
+    }
+  }));
+});

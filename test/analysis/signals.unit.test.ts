@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { angleAt, quantile, smoothSeries, windowedScale, sideAngle } from '../../src/analysis/signals.js';
+import { buildContext } from '../../src/analysis/exercise.js';
+import { hipHeight, torsoLean, bodyLine } from '../../src/analysis/rules/common.js';
+import { classifyRatio, estimateView } from '../../src/analysis/view.js';
+import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
+
+const near = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} not within ${tol} of ${b}`);
+
+test('angleAt measures a right angle and a straight line', () => {
+  near(angleAt({ x: 0, y: 0, score: 1 }, { x: 1, y: 0, score: 1 }, { x: 1, y: 1, score: 1 }), 90, 1e-9);
+  near(angleAt({ x: 0, y: 0, score: 1 }, { x: 1, y: 0, score: 1 }, { x: 2, y: 0, score: 1 }), 180, 1e-9);
+});
+
+test('the knee angle of a synthetic side-view squatter is read back exactly', () => {
+  for (const knee of [170, 120, 90, 70]) near(sideAngle(sideSquatter({ knee, lean: 20 }), 'hip', 'knee', 'ankle'), knee, 0.5);
+});
+
+test('the far side hidden by the body is ignored in favour of the seen side', () => {
+  assert.ok(Number.isFinite(sideAngle(sideSquatter({ knee: 100, lean: 10 }), 'hip', 'knee', 'ankle')));
+});
+
+test('smoothSeries averages neighbours and keeps NaN where the value was unseen', () => {
+  const s = smoothSeries([0, 3, NaN, 3, 0]);
+  near(s[0]!, 1.5, 1e-9);
+  near(s[1]!, 1.5, 1e-9);
+  assert.ok(Number.isNaN(s[2]!));
+});
+
+test('quantile ignores NaN', () => {
+  assert.equal(quantile([NaN, 1, 2, 3, NaN], 0.5), 2);
+  assert.ok(Number.isNaN(quantile([NaN], 0.5)));
+});
+
+test('windowedScale recovers a limb length that foreshortens during the movement', () => {
+  const lengths = [200, 200, 120, 110, 200, 200, 130, 200];
+  assert.ok(windowedScale(lengths, 3).every((v) => v === 200));
+});
+
+test('hip height is about 1 leg length standing and about half at parallel (side view)', () => {
+  const ctx = buildContext(series(10, 2, (t) => sideSquatter({ knee: t < 1 ? 180 : 90, lean: 10 })), 10);
+  near(hipHeight(ctx[2]!), 1, 0.03);
+  const bottom = hipHeight(ctx[17]!);
+  assert.ok(bottom > 0.4 && bottom < 0.75, `hip height at 90 deg knees: ${bottom}`);
+});
+
+test('torso lean from vertical is measured in degrees', () => {
+  const ctx = buildContext(series(10, 1, () => sideSquatter({ knee: 120, lean: 35 })), 10);
+  near(torsoLean(ctx[5]!), 35, 1);
+});
+
+test('push-up hip sag is measured against the shoulder-ankle line, with its direction', () => {
+  const ctx = buildContext(series(10, 1, () => sidePushUp(170, 20)), 10);
+  const line = bodyLine(ctx[5]!)!;
+  near(line.bend, 20, 3); // the synthetic hip is displaced vertically, not perpendicular to the line
+  assert.equal(line.below, true);
+});
+
+test('camera angle: side-on poses read as side, a facing person as front', () => {
+  assert.equal(estimateView(buildContext(series(10, 1, () => sideSquatter({ knee: 120, lean: 20 })), 10)), 'side');
+  assert.equal(estimateView(buildContext(series(10, 1, () => frontSquatter(0.3)), 10)), 'front');
+  assert.equal(classifyRatio(0.35), 'diagonal');
+  assert.equal(classifyRatio(NaN), 'unknown');
+});
