@@ -25,6 +25,8 @@ export interface Config {
   jobMaxAttempts: number;
   providerRetries: number;
   sweepIntervalSeconds: number;
+  /** How long a write waits for another process's lock before the store counts as unavailable. */
+  storeBusyTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -105,5 +107,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobMaxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
     providerRetries: int(env, 'PROVIDER_RETRIES', 3, 0, 20),
     sweepIntervalSeconds: int(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
+    storeBusyTimeoutMs: int(env, 'STORE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
   };
 }

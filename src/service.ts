@@ -34,8 +34,8 @@ export async function openService(config: Config, clock: () => Date = () => new 
   mkdirSync(config.dataDir, { recursive: true });
   const files = paths(config.dataDir);
   if (config.eventStore !== 'sqlite') throw new Error(`EVENT_STORE=${config.eventStore} is not available in this build`);
-  const store: EventStore = new SqliteEventStore(files.ledger, { clock });
-  let db = openReadModels(files.readModels);
+  const store: EventStore = new SqliteEventStore(files.ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
+  let db = openReadModels(files.readModels, config.storeBusyTimeoutMs);
   const readDb = () => db;
   const projector = createProjector(store, readDb);
   const ledger = createLedger(store, () => projector.catchUp());

@@ -14,9 +14,9 @@ const modules = [identity, uploads, jobs];
 const CHECKPOINT_DDL = `CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
 
-export function openReadModels(path: string): Database.Database {
+export function openReadModels(path: string, busyTimeoutMs?: number): Database.Database {
   return guard(() => {
-    const db = openSqlite(path);
+    const db = openSqlite(path, busyTimeoutMs);
     db.exec(CHECKPOINT_DDL);
     for (const m of modules) db.exec(m.ddl);
     return db;
