@@ -1,0 +1,172 @@
+// The event-store port on KurrentDB (the EventStoreDB server), for several API nodes and workers
+// on several machines. One ledger stream per key, as with SQLite; the global position is the
+// event's $all commit position, so the projector's numeric checkpoint works unchanged.
+import {
+  BACKWARDS,
+  END,
+  FORWARDS,
+  KurrentDBClient,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  isCommandError,
+  jsonEvent,
+  streamNameFilter,
+  type AllStreamResolvedEvent,
+  type AppendStreamState,
+  type ReadPosition,
+  type ResolvedEvent,
+} from '@kurrent/kurrentdb-client';
+import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
+import { upcast } from '../upcasters.js';
+import { ConflictError, NO_STREAM, StoreUnavailableError, type AppendResult, type EventStore, type RecordedEvent } from './port.js';
+
+const LEDGER_PREFIX = 'ledger-';
+/** Only the ledger streams: system events ($stats, $settings, ...) never reach the projections. */
+const ledgerOnly = () => streamNameFilter({ prefixes: [LEDGER_PREFIX] });
+
+/** Kept with each event, so a read gives back what SQLite keeps in its columns. */
+interface Meta {
+  schemaVersion: number;
+  recordedAt: string;
+}
+
+/**
+ * Commit positions are byte offsets in the transaction log. Since v20 every append is an implicit
+ * transaction whose events each have commit == prepare, so the commit position is unique per event
+ * and increases in $all order; as a JS number it is exact up to 2^53 bytes (9 PB) of log.
+ */
+const toPosition = (n: number): ReadPosition => (n > 0 ? { commit: BigInt(n), prepare: BigInt(n) } : START);
+
+/** gRPC failures that mean "the server cannot be reached now" rather than a bug in the request. */
+const UNAVAILABLE = new Set(['unavailable', 'deadline-exceeded', 'timeout', 'not-leader', 'cancelled', 'unknown']);
+
+function unavailable(err: unknown): unknown {
+  if (err instanceof Error && isCommandError(err) && UNAVAILABLE.has(err.type)) {
+    return new StoreUnavailableError(`KurrentDB unavailable: ${err.message}`);
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 14 || code === 4 || code === 'ECONNREFUSED') return new StoreUnavailableError(`KurrentDB unavailable: ${String(err)}`);
+  return err;
+}
+
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
+  const e = resolved.event;
+  if (!e || !e.isJson || !e.streamId.startsWith(LEDGER_PREFIX)) return undefined;
+  const meta = (e.metadata ?? {}) as Partial<Meta>;
+  const commit = e.position?.commit ?? resolved.commitPosition;
+  if (commit === undefined) throw new Error(`event ${e.id} came without a position (KurrentDB older than 22.6?)`);
+  const lifted = upcast({ type: e.type, data: e.data as Record<string, unknown>, schemaVersion: meta.schemaVersion ?? 1 });
+  return {
+    stream: e.streamId,
+    revision: Number(e.revision),
+    position: Number(commit),
+    schemaVersion: lifted.schemaVersion,
+    type: lifted.type,
+    data: lifted.data,
+    recordedAt: meta.recordedAt ?? e.created.toISOString(),
+  } as RecordedEvent;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export class KurrentDbEventStore implements EventStore {
+  private readonly client: KurrentDBClient;
+  private readonly clock: () => Date;
+
+  /** `url` is a connection string, e.g. kurrentdb://localhost:2113?tls=false. */
+  constructor(url: string, opts: { clock?: () => Date } = {}) {
+    this.client = KurrentDBClient.connectionString(url);
+    this.clock = opts.clock ?? (() => new Date());
+  }
+
+  async append(stream: string, events: readonly LedgerEvent[], expectedRevision: number): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const recordedAt = this.clock().toISOString();
+    const metadata: Meta = { schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt };
+    // `streamState`, not `expectedRevision`: the client silently ignores the old key and appends
+    // with no concurrency check at all.
+    const streamState: AppendStreamState = expectedRevision === NO_STREAM ? 'no_stream' : BigInt(expectedRevision);
+    try {
+      const result = await this.client.appendToStream(
+        stream,
+        events.map((e) => jsonEvent({ type: e.type, data: e.data as Record<string, unknown>, metadata: { ...metadata } })),
+        { streamState },
+      );
+      const actual = Number(result.nextExpectedRevision);
+      if (!result.success) throw new ConflictError(stream, expectedRevision, actual);
+      return { nextRevision: actual, lastPosition: Number(result.position?.commit ?? 0) };
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) {
+        const actual = typeof err.actualState === 'bigint' ? Number(err.actualState) : NO_STREAM;
+        throw new ConflictError(stream, expectedRevision, actual);
+      }
+      throw unavailable(err);
+    }
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(fromRevision), direction: FORWARDS })) {
+        const e = toRecorded(resolved);
+        if (e) out.push(e);
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return [];
+      throw unavailable(err);
+    }
+    return out;
+  }
+
+  async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      // A read from a position includes the event at it: ask for one more and drop it.
+      const events = this.client.readAll({ fromPosition: toPosition(afterPosition), maxCount: limit + 1, direction: FORWARDS, filter: ledgerOnly() });
+      for await (const resolved of events) {
+        const e = toRecorded(resolved);
+        if (e && e.position > afterPosition && out.length < limit) out.push(e);
+      }
+    } catch (err) {
+      throw unavailable(err);
+    }
+    return out;
+  }
+
+  async lastPosition(): Promise<number> {
+    try {
+      for await (const resolved of this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS, filter: ledgerOnly() })) {
+        const e = toRecorded(resolved);
+        if (e) return e.position;
+      }
+    } catch (err) {
+      throw unavailable(err);
+    }
+    return 0;
+  }
+
+  /**
+   * A catch-up subscription to the ledger streams of $all after `afterPosition`: events appended by
+   * any node arrive in global order. `onError` gets a dropped subscription; the caller resubscribes.
+   */
+  subscribe(afterPosition: number, onEvent: (e: RecordedEvent) => void, onError: (err: unknown) => void): Subscription {
+    const sub = this.client.subscribeToAll({ fromPosition: toPosition(afterPosition), filter: ledgerOnly() });
+    sub.on('data', (resolved: AllStreamResolvedEvent) => {
+      try {
+        const e = toRecorded(resolved);
+        if (e && e.position > afterPosition) onEvent(e);
+      } catch (err) {
+        onError(err);
+      }
+    });
+    sub.on('error', (err: Error) => onError(unavailable(err)));
+    return { stop: () => sub.unsubscribe() };
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+}

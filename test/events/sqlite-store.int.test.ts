@@ -1,0 +1,12 @@
+// The event-store contract on the embedded default: a SQLite file (two connections in the race test).
+import { after } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '../../src/events/store/sqlite.js';
+import { eventStoreContract } from './store.contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rc-store-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+eventStoreContract('sqlite', { open: async () => new SqliteEventStore(join(dir, 'ledger.db')) });
