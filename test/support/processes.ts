@@ -1,0 +1,74 @@
+// Real processes for e2e tests: the server as `npm start` runs it, and the admin CLI.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const videosDir = resolve(repoRoot, '../shared/videos');
+export const haveVideos = existsSync(join(videosDir, 'labels.json'));
+export const NO_VIDEOS = `${videosDir} is absent (a fresh clone): the real-video tests need the shared clips`;
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+    srv.on('error', fail);
+  });
+}
+
+export function admin(env: Record<string, string>, ...args: string[]) {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/cli/admin.ts'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr, json: () => JSON.parse(res.stdout.trim().split('\n').pop()!) };
+}
+
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const storagePort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/http/server.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), STORAGE_PORT: String(storagePort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${out}`);
+    try {
+      if ((await fetch(`${base}/livez`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    child,
+    output: () => out,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((ok) => {
+        if (child.exitCode !== null) return ok(child.exitCode);
+        child.once('exit', (code) => ok(code));
+        child.kill(signal);
+      }),
+  };
+}
