@@ -8,7 +8,9 @@ import type { Config } from './config.js';
 import type { EventStore } from './events/store/port.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
 import { createProjector, openReadModels, type Projector } from './projections/runner.js';
+import { followStore } from './projections/follow.js';
 import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.js';
+import { createS3Storage } from './storage/s3.js';
 import type { VideoStorage } from './storage/port.js';
 
 export interface Service {
@@ -33,17 +35,22 @@ export const paths = (dataDir: string) => ({
 export async function openService(config: Config, clock: () => Date = () => new Date()): Promise<Service> {
   mkdirSync(config.dataDir, { recursive: true });
   const files = paths(config.dataDir);
-  if (config.eventStore !== 'sqlite') throw new Error(`EVENT_STORE=${config.eventStore} is not available in this build`);
-  const store: EventStore = new SqliteEventStore(files.ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
+  // KurrentDB loads a native gRPC bridge: imported only when chosen, so the default never needs it.
+  const store: EventStore = config.eventStore === 'kurrentdb'
+    ? new (await import('./events/store/kurrentdb.js')).KurrentDbEventStore(config.kurrentdbUrl!, { clock })
+    : new SqliteEventStore(files.ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
   let db = openReadModels(files.readModels, config.storeBusyTimeoutMs);
   const readDb = () => db;
   const projector = createProjector(store, readDb);
   const ledger = createLedger(store, () => projector.catchUp());
-  if (config.storageDriver !== 'disk') throw new Error(`STORAGE_DRIVER=${config.storageDriver} is not available in this build`);
-  const disk = diskLayout(config.dataDir);
-  const storage = createDiskStorage(disk, config.storagePublicUrl);
+  const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
+  const storage = disk ? createDiskStorage(disk, config.storagePublicUrl) : createS3Storage(config.s3, clock);
   // Events appended while no process was projecting (a crash between append and projection).
   await projector.catchUp();
+  // Other nodes append to KurrentDB too: follow their events into this node's read models.
+  const follower = 'subscribe' in store
+    ? followStore(store as Parameters<typeof followStore>[0], projector, readDb, { warn: (o, m) => process.stderr.write(`${m} ${JSON.stringify(o)}\n`) })
+    : undefined;
   return {
     config,
     store,
@@ -54,6 +61,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
     disk,
     clock,
     async close() {
+      await follower?.stop();
       await storage.close();
       await store.close();
       db.close();

@@ -15,6 +15,7 @@ import { hashApiKey, newApiKey, newKeyId, newPartnerId } from '../../src/ids.js'
 import { startRunner, type Runner } from '../../src/runner/runner.js';
 import { openService, type Service } from '../../src/service.js';
 import { createStorageHost } from '../../src/storage/host.js';
+import { startS3rver } from './s3rver.js';
 
 export interface Harness {
   base: string;
@@ -36,10 +37,13 @@ export interface HarnessOptions {
   engine?: AnalysisEngine;
   clock?: () => Date;
   dataDir?: string;
+  /** The storage driver; 's3' starts an S3 server (s3rver) for this test. Default disk. */
+  storage?: 'disk' | 's3';
 }
 
 export async function startHarness(t: TestContext, opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'rc-test-'));
+  const s3 = opts.storage === 's3' ? await startS3rver(t) : undefined;
   // The storage host listens first so the signed URLs can name the port it got.
   let svc: Service | undefined;
   const callbacks = () => storageCallbacks(svc!);
@@ -56,7 +60,7 @@ export async function startHarness(t: TestContext, opts: HarnessOptions = {}): P
   await once(host, 'listening');
   const storagePort = (host.address() as AddressInfo).port;
   const config = loadConfig({
-    DATA_DIR: dataDir, PORT: '0', STORAGE_PORT: String(storagePort), STORAGE_PUBLIC_URL: `http://127.0.0.1:${storagePort}`, LOG_LEVEL: 'silent', ...opts.env,
+    DATA_DIR: dataDir, PORT: '0', STORAGE_PORT: String(storagePort), STORAGE_PUBLIC_URL: `http://127.0.0.1:${storagePort}`, LOG_LEVEL: 'silent', ...s3?.env, ...opts.env,
   });
   svc = await openService(config, opts.clock);
   let runner: Runner | undefined;
