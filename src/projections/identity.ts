@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { keyIdOfStream } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
+import { prepared } from './statements.js';
 
 export const ddl = `
 CREATE TABLE IF NOT EXISTS keys (
@@ -33,11 +34,11 @@ export interface KeyRow {
 export function apply(db: Database.Database, e: RecordedEvent): void {
   const keyId = keyIdOfStream(e.stream);
   const set = (sql: string, ...args: unknown[]) =>
-    db.prepare(`UPDATE keys SET ${sql}, updated_at = ? WHERE key_id = ?`).run(...args, e.recordedAt, keyId);
+    prepared(db, `UPDATE keys SET ${sql}, updated_at = ? WHERE key_id = ?`).run(...args, e.recordedAt, keyId);
   switch (e.type) {
     case 'KeyIssued': {
       const d = e.data;
-      db.prepare(
+      prepared(db,
         `INSERT OR IGNORE INTO keys (key_id, partner_id, partner_name, key_hash, status, limit_n, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
       ).run(keyId, d.partnerId, d.partnerName, d.keyHash, d.limit, d.at, d.at);
@@ -71,13 +72,13 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
 }
 
 export const keyByHash = (db: Database.Database, hash: string): KeyRow | undefined =>
-  db.prepare<[string], KeyRow>('SELECT * FROM keys WHERE key_hash = ?').get(hash);
+  prepared<[string], KeyRow>(db, 'SELECT * FROM keys WHERE key_hash = ?').get(hash);
 
 export const keyById = (db: Database.Database, keyId: string): KeyRow | undefined =>
-  db.prepare<[string], KeyRow>('SELECT * FROM keys WHERE key_id = ?').get(keyId);
+  prepared<[string], KeyRow>(db, 'SELECT * FROM keys WHERE key_id = ?').get(keyId);
 
 export const listKeys = (db: Database.Database): KeyRow[] =>
-  db.prepare<[], KeyRow>('SELECT * FROM keys ORDER BY created_at, key_id').all();
+  prepared<[], KeyRow>(db, 'SELECT * FROM keys ORDER BY created_at, key_id').all();
 
 export function usageOf(row: Pick<KeyRow, 'limit_n' | 'used' | 'held'>) {
   const limit = row.limit_n;

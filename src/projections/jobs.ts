@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { keyIdOfStream } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
+import { prepared } from './statements.js';
 
 export const ddl = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -50,11 +51,11 @@ export interface JobRow {
 
 export function apply(db: Database.Database, e: RecordedEvent): void {
   const update = (sql: string, jobId: string, at: string, ...args: unknown[]) =>
-    db.prepare(`UPDATE jobs SET ${sql}, updated_at = ? WHERE job_id = ?`).run(...args, at, jobId);
+    prepared(db, `UPDATE jobs SET ${sql}, updated_at = ? WHERE job_id = ?`).run(...args, at, jobId);
   switch (e.type) {
     case 'JobQueued': {
       const d = e.data;
-      db.prepare(
+      prepared(db,
         `INSERT OR IGNORE INTO jobs (job_id, key_id, handle, exercise_id, status, seq, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`,
       ).run(d.jobId, keyIdOfStream(e.stream), d.handle, d.exerciseId, e.position, d.at, d.at);
@@ -91,7 +92,7 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
 }
 
 export const jobById = (db: Database.Database, jobId: string): JobRow | undefined =>
-  db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE job_id = ?').get(jobId);
+  prepared<[string], JobRow>(db, 'SELECT * FROM jobs WHERE job_id = ?').get(jobId);
 
 export interface JobListQuery {
   keyId: string;
@@ -103,8 +104,7 @@ export interface JobListQuery {
 
 /** Newest first. */
 export function listJobs(db: Database.Database, q: JobListQuery): JobRow[] {
-  return db
-    .prepare<[string, string | null, string | null, number, number], JobRow>(
+  return prepared<[string, string | null, string | null, number, number], JobRow>(db, 
       `SELECT * FROM jobs WHERE key_id = ? AND (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?`,
     )
     .all(q.keyId, q.status ?? null, q.status ?? null, q.beforeSeq ?? Number.MAX_SAFE_INTEGER, q.limit);
@@ -112,8 +112,7 @@ export function listJobs(db: Database.Database, q: JobListQuery): JobRow[] {
 
 /** Queued jobs, and processing jobs whose lease has run out (their worker is gone), oldest first. */
 export function runnableJobs(db: Database.Database, now: Date, limit: number): JobRow[] {
-  return db
-    .prepare<[string, number], JobRow>(
+  return prepared<[string, number], JobRow>(db, 
       `SELECT * FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until <= ?) ORDER BY seq LIMIT ?`,
     )
     .all(now.toISOString(), limit);

@@ -8,6 +8,7 @@ import { guard, openSqlite } from '../events/store/sqlite.js';
 import * as identity from './identity.js';
 import * as jobs from './jobs.js';
 import * as uploads from './uploads.js';
+import { prepared } from './statements.js';
 
 const modules = [identity, uploads, jobs];
 
@@ -24,7 +25,7 @@ export function openReadModels(path: string, busyTimeoutMs?: number): Database.D
 }
 
 export const checkpointOf = (db: Database.Database): number =>
-  db.prepare<[], { position: number }>('SELECT position FROM checkpoint WHERE id = 1').get()?.position ?? 0;
+  prepared<[], { position: number }>(db, 'SELECT position FROM checkpoint WHERE id = 1').get()?.position ?? 0;
 
 /** Applies a batch in one transaction, skipping anything at or below the checkpoint (idempotent). */
 export function applyBatch(db: Database.Database, events: readonly RecordedEvent[]): number {
@@ -35,7 +36,7 @@ export function applyBatch(db: Database.Database, events: readonly RecordedEvent
       for (const m of modules) m.apply(db, e);
       position = e.position;
     }
-    db.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(position);
+    prepared(db, 'UPDATE checkpoint SET position = ? WHERE id = 1').run(position);
     return position;
   }).immediate();
 }

@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { keyIdOfStream } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
+import { prepared } from './statements.js';
 
 export const ddl = `
 CREATE TABLE IF NOT EXISTS uploads (
@@ -36,28 +37,28 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
   switch (e.type) {
     case 'SpotMinted': {
       const d = e.data;
-      db.prepare(
+      prepared(db,
         `INSERT OR IGNORE INTO uploads (handle, key_id, state, expires_at, minted_at, updated_at) VALUES (?, ?, 'minted', ?, ?, ?)`,
       ).run(d.handle, keyIdOfStream(e.stream), d.expiresAt, d.at, d.at);
       return;
     }
     case 'SpotUploaded': {
       const d = e.data;
-      db.prepare(
+      prepared(db,
         `UPDATE uploads SET state = CASE WHEN ? > 0 THEN 'uploaded' ELSE 'minted' END, size = ?, updated_at = ? WHERE handle = ? AND state IN ('minted', 'uploaded')`,
       ).run(d.size, d.size, d.at, d.handle);
       return;
     }
     case 'SpotClaimed': {
       const d = e.data;
-      db.prepare(`UPDATE uploads SET state = 'claimed', size = ?, job_id = ?, exercise_id = ?, updated_at = ? WHERE handle = ?`).run(
+      prepared(db, `UPDATE uploads SET state = 'claimed', size = ?, job_id = ?, exercise_id = ?, updated_at = ? WHERE handle = ?`).run(
         d.size, d.jobId, d.exerciseId, d.at, d.handle,
       );
       return;
     }
     case 'SpotExpired': {
       const d = e.data;
-      db.prepare(`UPDATE uploads SET state = 'expired', updated_at = ? WHERE handle = ? AND state <> 'claimed'`).run(d.at, d.handle);
+      prepared(db, `UPDATE uploads SET state = 'expired', updated_at = ? WHERE handle = ? AND state <> 'claimed'`).run(d.at, d.handle);
       return;
     }
     default:
@@ -72,12 +73,11 @@ export function visibleState(row: Pick<UploadRow, 'state' | 'expires_at'>, now: 
 }
 
 export const uploadByHandle = (db: Database.Database, handle: string): UploadRow | undefined =>
-  db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE handle = ?').get(handle);
+  prepared<[string], UploadRow>(db, 'SELECT * FROM uploads WHERE handle = ?').get(handle);
 
 /** Spots past their window that no job claimed and the sweeper has not yet expired. */
 export const overdueSpots = (db: Database.Database, now: Date, limit: number): UploadRow[] =>
-  db
-    .prepare<[string, number], UploadRow>(
+  prepared<[string, number], UploadRow>(db, 
       `SELECT * FROM uploads WHERE state IN ('minted', 'uploaded') AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
     )
     .all(now.toISOString(), limit);
