@@ -7,7 +7,8 @@ import { createLedger, type Ledger } from './commands/handle.js';
 import type { Config } from './config.js';
 import type { EventStore } from './events/store/port.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
-import { createProjector, openReadModels, type Projector } from './projections/runner.js';
+import { openLiveReadModels } from './projections/live.js';
+import { createProjector, type Projector } from './projections/runner.js';
 import { followStore } from './projections/follow.js';
 import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.js';
 import { createS3Storage } from './storage/s3.js';
@@ -39,8 +40,12 @@ export async function openService(config: Config, clock: () => Date = () => new 
   const store: EventStore = config.eventStore === 'kurrentdb'
     ? new (await import('./events/store/kurrentdb.js')).KurrentDbEventStore(config.kurrentdbUrl!, { clock })
     : new SqliteEventStore(files.ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
-  let db = openReadModels(files.readModels, config.storeBusyTimeoutMs);
-  const readDb = () => db;
+  // A rebuild swaps the file under a running server; readDb() notices and reopens (projections/live.ts).
+  const readModels = openLiveReadModels(files.readModels, {
+    busyTimeoutMs: config.storeBusyTimeoutMs,
+    onSwap: () => void projector.catchUp().catch(() => undefined),
+  });
+  const readDb = readModels.current;
   const projector = createProjector(store, readDb);
   const ledger = createLedger(store, () => projector.catchUp());
   const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
@@ -64,7 +69,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
       await follower?.stop();
       await storage.close();
       await store.close();
-      db.close();
+      readModels.close();
     },
   };
 }

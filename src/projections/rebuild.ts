@@ -1,0 +1,178 @@
+// `projections rebuild`: replay every event into a fresh read-model file and swap it in while the
+// API keeps serving.
+//
+// Why DATA_DIR/read-models.db becomes a symlink to the generation file, and the swap renames a new
+// symlink over it: SQLite names the -wal and -shm files after the path it opens. Renaming a new
+// database over a live WAL-mode file would pair the new file with the old file's WAL and
+// shared-memory index (the documented way to corrupt SQLite). SQLite resolves symlinks before
+// naming them, so each generation keeps its own -wal/-shm and the rename stays atomic.
+//
+// Why the ledger's write lock is held for the final catch-up and the swap: an event appended after
+// the last catch-up but before the rename would be missing from the new file until someone caught
+// it up, and a reader could see it vanish (a stale read). Under the lock nothing is appended;
+// appenders wait a few milliseconds (busy timeout), readers never wait.
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openReadModels } from './runner.js';
+import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
+
+export interface RebuildOptions {
+  ledgerPath: string;
+  /** The live path (DATA_DIR/read-models.db). */
+  readModelsPath: string;
+  busyTimeoutMs?: number;
+  onProgress?: (p: Progress) => void;
+  clock?: () => Date;
+}
+
+export interface RebuildReport {
+  file: string;
+  position: number;
+  events: number;
+  elapsedMs: number;
+  /** How long appenders were held back by the swap fence. */
+  fenceMs: number;
+}
+
+/** When fewer events than this remain, the next catch-up runs under the ledger lock. */
+const FENCE_WHEN_BEHIND = 2_000;
+
+const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
+  const clock = opts.clock ?? (() => new Date());
+  const lock = takeRebuildLock(opts.readModelsPath);
+  let source: LedgerSource | undefined;
+  let target: Database.Database | undefined;
+  const file = `${opts.readModelsPath}.rebuild-${stamp(clock())}-${process.pid}`;
+  try {
+    removeLeftovers(opts.readModelsPath);
+    source = openLedgerSource(opts.ledgerPath, opts.busyTimeoutMs);
+    target = openReadModels(file, opts.busyTimeoutMs);
+    // The file is not live until the swap: a crash loses nothing that a rerun cannot redo.
+    target.pragma('synchronous = OFF');
+    target.pragma('cache_size = -131072');
+    const started = Date.now();
+    let done = 0;
+    let total = source.lastPosition();
+    const onBatch = (n: number, upTo: number) => {
+      done += n;
+      total = Math.max(total, upTo);
+      opts.onProgress?.({ done, total, elapsedMs: Date.now() - started });
+    };
+    // Catch up without the lock until the remainder is small, yielding between rounds.
+    let position = replayInto(source, target, { onBatch });
+    while (source.lastPosition() - position > FENCE_WHEN_BEHIND) {
+      await new Promise((r) => setImmediate(r));
+      position = replayInto(source, target, { onBatch });
+    }
+    target.pragma('synchronous = FULL');
+    const fenceStarted = Date.now();
+    const src = source;
+    const tgt = target;
+    // Synchronous from BEGIN to COMMIT: a server in this same process must not get the event loop
+    // while we hold the lock, or its synchronous busy-wait on the lock would stall both of us.
+    src.db.exec('BEGIN IMMEDIATE');
+    try {
+      position = replayInto(src, tgt, { onBatch });
+      tgt.pragma('wal_checkpoint(TRUNCATE)');
+      swapIn(opts.readModelsPath, file);
+    } finally {
+      src.db.exec('COMMIT');
+    }
+    const fenceMs = Date.now() - fenceStarted;
+    return { file, position, events: done, elapsedMs: Date.now() - started, fenceMs };
+  } catch (err) {
+    target?.close();
+    target = undefined;
+    if (!isLive(opts.readModelsPath, file)) removeDb(file);
+    throw err;
+  } finally {
+    target?.close();
+    source?.close();
+    lock.release();
+  }
+}
+
+/** Atomically points the live path at `file` and drops the generation it pointed at before. */
+function swapIn(livePath: string, file: string): void {
+  const previous = currentGeneration(livePath);
+  const link = `${livePath}.swap-${process.pid}`;
+  rmSync(link, { force: true });
+  symlinkSync(basename(file), link);
+  renameSync(link, livePath);
+  fsyncDir(dirname(livePath));
+  // Servers still holding the previous file keep their open descriptors; nobody opens it again.
+  if (previous && previous !== file) removeDb(previous);
+}
+
+function currentGeneration(livePath: string): string | undefined {
+  const st = lstatSync(livePath, { throwIfNoEntry: false });
+  return st?.isSymbolicLink() ? join(dirname(livePath), readlinkSync(livePath)) : undefined;
+}
+
+const isLive = (livePath: string, file: string) => currentGeneration(livePath) === file;
+
+function removeDb(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
+}
+
+/** Files of rebuilds that crashed before their swap; the lock says no other rebuild is running. */
+function removeLeftovers(livePath: string): void {
+  const dir = dirname(livePath);
+  const live = currentGeneration(livePath);
+  const prefix = `${basename(livePath)}.rebuild-`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || name.endsWith('.lock')) continue;
+    const base = join(dir, name.replace(/-(wal|shm|journal)$/, ''));
+    if (base !== live) rmSync(join(dir, name), { force: true });
+  }
+}
+
+function fsyncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export class RebuildBusyError extends Error {
+  override name = 'RebuildBusyError';
+}
+
+/** One rebuild at a time per DATA_DIR; a lock left by a dead process is taken over. */
+function takeRebuildLock(livePath: string): { release(): void } {
+  const path = `${livePath}.rebuild.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      return { release: () => rmSync(path, { force: true }) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(readFileSafe(path));
+      if (holder && isAlive(holder)) throw new RebuildBusyError(`another rebuild (pid ${holder}) is running on ${dirname(livePath)}`);
+      rmSync(path, { force: true });
+    }
+  }
+  throw new RebuildBusyError(`could not take ${path}`);
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,61 @@
+// Replays the ledger into a read-model database, page by page, straight from the SQLite events
+// table: the rebuild and the verifier both start from an empty file and must reach the live
+// position as fast as the disk allows, so they skip the async store port and its per-call cost.
+import Database from 'better-sqlite3';
+import { toRecorded } from '../events/store/sqlite.js';
+import { applyBatch, checkpointOf } from './runner.js';
+
+/** Rows of the SQLite events table, as toRecorded() reads them. */
+type EventRow = Parameters<typeof toRecorded>[0];
+
+export interface Progress {
+  done: number;
+  /** Events to replay in all; it grows while the ledger grows under a running API. */
+  total: number;
+  elapsedMs: number;
+}
+
+export interface LedgerSource {
+  db: Database.Database;
+  lastPosition(): number;
+  /** Events after `after` and at or below `upTo`, in global order, at most `limit`. */
+  page(after: number, upTo: number, limit: number): EventRow[];
+  close(): void;
+}
+
+export function openLedgerSource(path: string, busyTimeoutMs = 5000): LedgerSource {
+  // Not readonly: the swap fences appenders by taking this file's write lock (rebuild.ts).
+  const db = new Database(path, { fileMustExist: true, timeout: busyTimeoutMs });
+  const last = db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events');
+  const page = db.prepare<[number, number, number], EventRow>(
+    'SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
+  );
+  return {
+    db,
+    lastPosition: () => last.get()?.p ?? 0,
+    page: (after, upTo, limit) => page.all(after, upTo, limit),
+    close: () => db.close(),
+  };
+}
+
+export const BATCH = 2_000;
+
+/**
+ * Applies every event after the target's checkpoint up to `upTo` (default: the ledger's head when
+ * called). Synchronous on purpose: the final catch-up of a rebuild runs inside the ledger's write
+ * lock and must not yield to the event loop. Returns the target's new checkpoint.
+ */
+export function replayInto(
+  source: LedgerSource,
+  target: Database.Database,
+  opts: { upTo?: number; onBatch?: (done: number, upTo: number) => void } = {},
+): number {
+  const upTo = opts.upTo ?? source.lastPosition();
+  let position = checkpointOf(target);
+  for (;;) {
+    const rows = source.page(position, upTo, BATCH);
+    if (rows.length === 0) return position;
+    position = applyBatch(target, rows.map(toRecorded));
+    opts.onBatch?.(rows.length, upTo);
+  }
+}
