@@ -147,3 +147,24 @@ test('Errors: 503 storage_stat_unavailable when video storage cannot be queried'
   assert.equal(submit.status, 503);
   assert.equal(submit.body.error.code, 'storage_stat_unavailable');
 });
+
+test('the sweeper records SpotExpired and deletes the bytes of expired, unclaimed spots; claimed bytes stay frozen', async (t) => {
+  const { sweepOnce } = await import('../../src/runner/sweeper.js');
+  const { existsSync, readFileSync } = await import('node:fs');
+  const clock = movableClock();
+  const h = await startHarness(t, { clock: clock.fn });
+  const { apiKey, keyId } = await h.createKey();
+  const idle = await h.upload(apiKey, 'idle bytes');
+  const kept = await h.upload(apiKey, 'analyzed bytes');
+  const job = (await h.request('POST', '/v1/jobs', { key: apiKey, body: { upload_handle: kept, exercise_id: 'squat' } })).body;
+  const live = join(h.config.dataDir, 'storage', 'live');
+  assert.ok(existsSync(join(live, idle)));
+  clock.advance(901);
+  assert.equal(await sweepOnce(h.svc), 1);
+  assert.equal(existsSync(join(live, idle)), false, 'expired bytes are deleted');
+  const events = await h.svc.store.readStream(`ledger-${keyId}`);
+  assert.ok(events.some((e) => e.type === 'SpotExpired' && e.data.handle === idle));
+  assert.equal(await sweepOnce(h.svc), 0, 'sweeping again does nothing');
+  const frozen = await h.svc.storage.openFrozen(job.job_id);
+  assert.equal(readFileSync(frozen.path, 'utf8'), 'analyzed bytes', 'the job keeps the bytes it claimed');
+});
