@@ -63,6 +63,15 @@ export function extreme(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 
   return { value: best, index };
 }
 
+/** A quantile of the measure over the rep: robust to the one-frame keypoint glitches a max has. */
+export function over(rep: RepView, m: (f: FrameCtx) => number, q: number): { value: number; index: number } {
+  const vals = rep.frames.map((f) => m(f));
+  const value = quantile(vals, q);
+  let index = rep.peak, best = Infinity;
+  vals.forEach((v, i) => { if (Number.isFinite(v) && Math.abs(v - value) < best) { best = Math.abs(v - value); index = i; } });
+  return { value, index };
+}
+
 /** The measure near the rep's peak (median of the peak frame and its neighbours). */
 export function atPeak(rep: RepView, m: (f: FrameCtx) => number): number {
   const vals = [rep.peak - 1, rep.peak, rep.peak + 1]

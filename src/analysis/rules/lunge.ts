@@ -63,7 +63,8 @@ export const lunge: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, kneeTravel, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const limit = 0.45;
+        // A foot is about 0.6 shin lengths long: beyond 0.75 the knee is clearly past the toes.
+        const limit = 0.75;
         if (value <= limit) return null;
         return { severity: grade(value - limit, 0.1, 0.25), evidence: index, description: `The front knee travelled ${round(clamp(value, 0, 2) * 100)}% of a shin length ahead of the ankle.` };
       },
@@ -76,8 +77,9 @@ export const lunge: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 25) return null;
-        return { severity: grade(value - 25, 8, 15), evidence: index, description: `The torso leaned about ${round(value)} deg from vertical.` };
+        // Some forward lean is normal in a lunge; past 30 deg the load shifts off the legs.
+        if (value <= 30) return null;
+        return { severity: grade(value - 30, 8, 15), evidence: index, description: `The torso leaned about ${round(value)} deg from vertical.` };
       },
       strength: { category: 'posture', name: 'Tall torso', description: 'Torso stayed upright.' },
     },

@@ -4,7 +4,13 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, extreme, grade, round, wristDrop } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, grade, over, round, wristDrop } from './common.js';
+
+/** Hip offset from the shoulder-ankle line in degrees, positive when sagging below it. */
+export function hipSag(f: FrameCtx): number {
+  const b = bodyLine(f);
+  return b ? (b.below ? b.bend : -b.bend) : NaN;
+}
 
 /** Arms-straight wrist drop of this clip (about 0.9 arm lengths below the shoulder). */
 export function topWristDrop(frames: FrameCtx[]): number {
@@ -51,14 +57,16 @@ export const pushUp: ExerciseDef = {
       correction: 'Squeeze the glutes and brace the abs so shoulders, hips and ankles stay in one straight line.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, (f) => bodyLine(f)?.bend ?? NaN, 'max');
-        if (!Number.isFinite(value)) return undefined;
-        if (value <= 15) return null;
-        const below = bodyLine(rep.frames[index]!)?.below;
-        return { severity: grade(value - 15, 8, 18), evidence: index,
-          description: below
-            ? `The hips sagged ${round(value)} deg below the shoulder-ankle line.`
-            : `The hips piked ${round(value)} deg above the shoulder-ankle line.` };
+        // A sag is held through the rep; quartiles ignore the odd frame while getting into position.
+        const sag = over(rep, hipSag, 0.75), pike = over(rep, hipSag, 0.25);
+        if (!Number.isFinite(sag.value)) return undefined;
+        if (sag.value > 15) {
+          return { severity: grade(sag.value - 15, 8, 18), evidence: sag.index, description: `The hips sagged about ${round(sag.value)} deg below the shoulder-ankle line.` };
+        }
+        if (-pike.value > 15) {
+          return { severity: grade(-pike.value - 15, 8, 18), evidence: pike.index, description: `The hips piked about ${round(-pike.value)} deg above the shoulder-ankle line.` };
+        }
+        return null;
       },
       strength: { category: 'alignment', name: 'Straight body line', description: 'Shoulders, hips and ankles stayed in line.' },
     },
@@ -67,10 +75,10 @@ export const pushUp: ExerciseDef = {
       correction: 'Lower until the elbows reach about 90 deg and the chest is a fist above the floor.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const elbow = atPeak(rep, elbowAngle);
+        const { value: elbow, index } = over(rep, elbowAngle, 0.1);
         if (rep.view !== 'front' && Number.isFinite(elbow)) {
           if (elbow <= 100) return null;
-          return { severity: grade(elbow - 100, 10, 20), evidence: rep.peak, description: `The elbows bent only to about ${round(elbow)} deg at the bottom.` };
+          return { severity: grade(elbow - 100, 10, 20), evidence: index, description: `The elbows bent only to about ${round(elbow)} deg at the bottom.` };
         }
         if (rep.peakProgress >= 1) return null;
         return { severity: 'minor', evidence: rep.peak, description: `The chest came down to about ${round(rep.peakProgress * 100)}% of the full depth.` };
@@ -82,9 +90,11 @@ export const pushUp: ExerciseDef = {
       correction: 'Keep the neck long and the gaze slightly ahead of the hands, in line with the spine.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, headDrop, 'max');
+        // The ear sits above the shoulder joint, so a neutral neck already reads 20-40 deg here;
+        // the median over the rep is compared with a limit above that range.
+        const { value, index } = over(rep, headDrop, 0.5);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 25) return null;
+        if (value <= 45) return null;
         return { severity: grade(value - 25, 10, 20), evidence: index, description: `The head dropped about ${round(value)} deg below the line of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the spine.' },

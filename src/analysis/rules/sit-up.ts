@@ -2,7 +2,7 @@
 // angle above the horizontal: lying about 10 deg, up about 70 deg.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
-import { extreme, grade, kneeAngle, round, torsoElevation, hipHeight } from './common.js';
+import { atPeak, extreme, grade, kneeAngle, over, round, torsoElevation, hipHeight } from './common.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -46,9 +46,11 @@ export const sitUp: ExerciseDef = {
       correction: 'Keep the chin a fist away from the chest and lift with the abs, not the hands.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, (f) => -headDrop(f), 'max');
+        // A neutral neck already reads 50-65 deg against the shoulder-hip line (the ear sits in
+        // front of the shoulder joint when curled up), so only a clearly tucked chin is flagged.
+        const { value, index } = over(rep, (f) => -headDrop(f), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 40) return null;
+        if (value <= 75) return null;
         return { severity: grade(value - 40, 10, 20), evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the torso.' },
@@ -72,9 +74,10 @@ export const sitUp: ExerciseDef = {
       check(rep) {
         const start = ankleY(rep.frames[0]!);
         if (!Number.isFinite(start)) return undefined;
-        const { value, index } = extreme(rep, (f) => (start - ankleY(f)) / f.legLen, 'max');
+        // Feet lift when the torso comes up, so the rise is read at the top of the rep.
+        const value = atPeak(rep, (f) => (start - ankleY(f)) / f.legLen), index = rep.peak;
         if (!Number.isFinite(value) || !(kneeAngle(rep.frames[0]!) < 150)) return undefined;
-        if (value <= 0.1) return null;
+        if (value <= 0.15) return null;
         return { severity: grade(value - 0.1, 0.05, 0.1), evidence: index, description: 'The feet came off the floor as the torso rose.' };
       },
       strength: { category: 'stability', name: 'Feet anchored', description: 'Feet stayed down.' },

@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, round, torsoLean, upright } from './common.js';
+import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torsoLean, upright } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -61,10 +61,10 @@ export const squat: ExerciseDef = {
       correction: 'Sit the hips down until the thighs are parallel to the floor, keeping the chest up.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const knee = atPeak(rep, kneeAngle);
+        const { value: knee, index } = over(rep, kneeAngle, 0.1);
         if (rep.view !== 'front' && Number.isFinite(knee)) {
           if (knee <= 105) return null;
-          return { severity: grade(knee - 105, 10, 25), evidence: rep.peak, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
+          return { severity: grade(knee - 105, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
         }
         if (rep.peakProgress >= 0.95) return null;
         return { severity: grade(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The hips dropped to about ${round(rep.peakProgress * 100)}% of parallel depth.` };
@@ -102,7 +102,8 @@ export const squat: ExerciseDef = {
       check(rep) {
         const start = ankleY(rep.frames[0]!);
         if (!Number.isFinite(start)) return undefined;
-        const { value, index } = extreme(rep, (f) => heelRise(f, start), 'max');
+        // Heels come up at the bottom; a single high frame elsewhere is keypoint noise.
+        const value = atPeak(rep, (f) => heelRise(f, start)), index = rep.peak;
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.06) return null;
         return { severity: grade(value - 0.06, 0.03, 0.06), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };

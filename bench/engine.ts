@@ -1,0 +1,91 @@
+// `npm run bench:engine`: decode-only vs full analysis per shared clip, real-time factor and peak
+// RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
+// measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeFrames, defaultDecodeOptions, probe } from '../src/analysis/decode.js';
+import { createPoseEngine } from '../src/analysis/index.js';
+import { loadLabels, videosDir } from './eval.js';
+
+interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; frames: number; peakRssMb: number; valid?: number }
+
+/** Child side: one measurement, printed as a JSON line. */
+async function measure(mode: Measure['mode'], path: string, exercise: string): Promise<Measure> {
+  if (mode === 'decode') {
+    const info = await probe(path);
+    const t0 = performance.now();
+    let frames = 0;
+    for await (const _f of decodeFrames(path, info, defaultDecodeOptions)) frames++;
+    return { mode, videoMs: info.durationMs, wallMs: performance.now() - t0, frames, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  }
+  const out = await createPoseEngine().analyzeDetailed({ videoPath: path, exerciseId: exercise });
+  return {
+    mode, videoMs: out.stats.videoMs, wallMs: out.stats.wallMs, frames: out.stats.frames,
+    peakRssMb: process.resourceUsage().maxRSS / 1024, valid: out.result.repetitions.filter((r) => r.is_valid_rep).length,
+  };
+}
+
+const self = fileURLToPath(import.meta.url);
+
+function runChild(mode: Measure['mode'], path: string, exercise: string): Measure {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', mode, path, exercise], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`child failed: ${r.stderr.split("\n").filter((l) => l.length < 400).slice(-15).join("\n")}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measure;
+}
+
+async function main() {
+  const labels = loadLabels();
+  if (!labels) {
+    console.error(`no clips at ${videosDir}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`engine ${createPoseEngine().version}; decode ${defaultDecodeOptions.fps} fps, max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
+  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'ms/frame', 'peak RSS MB']];
+  let vid = 0, wall = 0, peak = 0;
+  for (const l of labels) {
+    const path = join(videosDir, l.file);
+    const d = runChild('decode', path, l.exercise);
+    const a = runChild('analyze', path, l.exercise);
+    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb);
+    rows.push([l.file, (a.videoMs / 1000).toFixed(1), (d.wallMs / 1000).toFixed(2), (d.videoMs / d.wallMs).toFixed(1),
+      (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), a.peakRssMb.toFixed(0)]);
+  }
+  print(rows);
+  console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)}; highest peak RSS ${peak.toFixed(0)} MB`);
+
+  // Long video: the largest clip looped (stream copy) to about ten minutes, in a temp dir.
+  const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  const size = (l: { file: string }) => statSync(join(videosDir, l.file)).size;
+  const longest = labels.reduce((a, b) => (size(a) >= size(b) ? a : b));
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
+  try {
+    const long = join(dir, 'ten-minutes.mp4');
+    execFileSync(ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', join(videosDir, longest.file), '-t', '600', '-c', 'copy', '-an', long]);
+    const short = runChild('analyze', join(videosDir, longest.file), longest.exercise);
+    const a = runChild('analyze', long, longest.exercise);
+    console.log(`\nlong video (${longest.file} looped): ${(a.videoMs / 1000).toFixed(0)} s, analysed in ${(a.wallMs / 1000).toFixed(0)} s, ` +
+      `RTF ${(a.videoMs / a.wallMs).toFixed(2)}, ${a.valid} valid reps`);
+    print([['video', 'length s', 'peak RSS MB'],
+      [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0)],
+      ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0)]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function print(rows: string[][]) {
+  const w = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const r of rows) console.log(r.map((v, c) => (c === 0 ? v.padEnd(w[c]!) : v.padStart(w[c]!))).join('  '));
+}
+
+if (process.argv[2] === '--child') {
+  const [, , , mode, path, exercise] = process.argv;
+  console.log(JSON.stringify(await measure(mode as Measure['mode'], resolve(path!), exercise!)));
+} else {
+  await main();
+}
