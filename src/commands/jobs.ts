@@ -1,7 +1,7 @@
 // Jobs and the analysis budget. A submission is ONE append (SpotClaimed + JobQueued) decided
 // against the key's folded state, so the claim, the budget hold and the job cannot come apart.
 import type { AnalysisResult } from '../analysis/result.js';
-import type { CancelledBy, LedgerEvent } from '../events/ledger.js';
+import { retryableFailure, type CancelledBy, type LedgerEvent } from '../events/ledger.js';
 import {
   AuthenticationError,
   JobAlreadyFinished,
@@ -76,7 +76,7 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       if (job.status === 'processing' && !leaseOver) return [];
       if (job.attempt >= maxAttempts) {
         const detail = `no worker finished the job in ${job.attempt} attempts`;
-        return [{ type: 'JobFailed', data: { jobId, ...GENERIC_FAILURE, detail, at } }];
+        return [{ type: 'JobFailed', data: { jobId, ...GENERIC_FAILURE, detail, retryable: retryableFailure(GENERIC_FAILURE.errorCode), at } }];
       }
       return [{ type: 'JobStarted', data: { jobId, worker, attempt: job.attempt + 1, leaseUntil, at } }];
     }
@@ -96,7 +96,7 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       const job = state.jobs[command.jobId];
       if (job?.status !== 'processing' || job.worker !== command.worker) return [];
       const { jobId, errorCode, message, detail } = command;
-      return [{ type: 'JobFailed', data: { jobId, errorCode, message, ...(detail ? { detail } : {}), at } }];
+      return [{ type: 'JobFailed', data: { jobId, errorCode, message, ...(detail ? { detail } : {}), retryable: retryableFailure(errorCode), at } }];
     }
     default: {
       const exhaustive: never = command;

@@ -19,13 +19,19 @@ export type LedgerEvent =
   | { type: 'JobStarted'; data: { jobId: string; worker: string; attempt: number; leaseUntil: string; at: string } }
   | { type: 'JobLeaseExtended'; data: { jobId: string; worker: string; leaseUntil: string; at: string } }
   | { type: 'JobCompleted'; data: { jobId: string; result: AnalysisResult; engineVersion: string; at: string } }
-  | { type: 'JobFailed'; data: { jobId: string; errorCode: string; message: string; detail?: string; at: string } }
+  | { type: 'JobFailed'; data: { jobId: string; errorCode: string; message: string; detail?: string; retryable: boolean; at: string } }
   | { type: 'JobCancelled'; data: { jobId: string; by: CancelledBy; fromStatus: 'queued' | 'processing'; at: string } };
 
 export type LedgerEventType = LedgerEvent['type'];
 
 /** The schema version written with new events; upcasters (events/upcasters.ts) lift older ones. */
-export const CURRENT_SCHEMA_VERSION = 1;
+export const CURRENT_SCHEMA_VERSION = 2;
+
+/**
+ * JobFailed.retryable (schema v2): may the partner expect a resubmission to succeed. Only a provider
+ * outage is transient; the v1 upcaster applies the same rule, so old and new events agree.
+ */
+export const retryableFailure = (errorCode: string): boolean => errorCode === 'provider_temporarily_unavailable';
 
 export const ledgerStream = (keyId: string): string => `ledger-${keyId}`;
 export const keyIdOfStream = (stream: string): string => stream.slice('ledger-'.length);

@@ -1,12 +1,18 @@
 // Old events are never rewritten: they are lifted to the current shape as they are read.
 // Each upcaster takes an event of version v and returns it at version v + 1.
-import { CURRENT_SCHEMA_VERSION } from './ledger.js';
+import { CURRENT_SCHEMA_VERSION, retryableFailure } from './ledger.js';
 
 type Raw = { type: string; data: Record<string, unknown>; schemaVersion: number };
 type Upcaster = (event: Raw) => Raw;
 
 const upcasters: Record<number, Upcaster> = {
-  // Version 1 is the first published shape; later versions add entries here.
+  // v2: JobFailed says whether the failure was transient (an auditor settling a disputed unit needs
+  // it). v1 events carried only the error code, which is exactly what the rule reads.
+  1: (e) => ({
+    ...e,
+    schemaVersion: 2,
+    data: e.type === 'JobFailed' ? { ...e.data, retryable: retryableFailure(String(e.data.errorCode)) } : e.data,
+  }),
 };
 
 export function upcast(event: Raw): Raw {

@@ -21,10 +21,18 @@ CREATE TABLE IF NOT EXISTS jobs (
   cancelled_by   TEXT,
   seq            INTEGER NOT NULL,
   created_at     TEXT NOT NULL,
-  updated_at     TEXT NOT NULL
+  updated_at     TEXT NOT NULL,
+  retryable      INTEGER
 );
 CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs (key_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
+
+/**
+ * Columns added after files were first created: a file from before gets them empty, so it keeps
+ * projecting; `projections rebuild` fills them from the events and `projections verify` shows
+ * which rows still differ until then.
+ */
+export const addedColumns = { retryable: 'INTEGER' } as const;
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
@@ -42,6 +50,8 @@ export interface JobRow {
   error_code: string | null;
   message: string | null;
   cancelled_by: string | null;
+  /** Failed jobs only (schema v2): 1 when the failure was transient, so a resubmission may succeed. */
+  retryable: number | null;
   /** Global position of JobQueued: a stable, gap-tolerant creation order for listing and paging. */
   seq: number;
   created_at: string;
@@ -78,7 +88,7 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
     }
     case 'JobFailed': {
       const d = e.data;
-      update(`status = 'failed', error_code = ?, message = ?, lease_until = NULL`, d.jobId, d.at, d.errorCode, d.message);
+      update(`status = 'failed', error_code = ?, message = ?, retryable = ?, lease_until = NULL`, d.jobId, d.at, d.errorCode, d.message, d.retryable ? 1 : 0);
       return;
     }
     case 'JobCancelled': {

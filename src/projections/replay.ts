@@ -41,21 +41,24 @@ export function openLedgerSource(path: string, busyTimeoutMs = 5000): LedgerSour
 export const BATCH = 2_000;
 
 /**
- * Applies every event after the target's checkpoint up to `upTo` (default: the ledger's head when
- * called). Synchronous on purpose: the final catch-up of a rebuild runs inside the ledger's write
+ * Applies the events after the target's checkpoint up to `upTo` (default: the ledger's head when
+ * called), at most `maxEvents` of them. Synchronous on purpose: the final catch-up of a rebuild runs inside the ledger's write
  * lock and must not yield to the event loop. Returns the target's new checkpoint.
  */
 export function replayInto(
   source: LedgerSource,
   target: Database.Database,
-  opts: { upTo?: number; onBatch?: (done: number, upTo: number) => void } = {},
+  opts: { upTo?: number; maxEvents?: number; onBatch?: (done: number, upTo: number) => void } = {},
 ): number {
   const upTo = opts.upTo ?? source.lastPosition();
+  let budget = opts.maxEvents ?? Infinity;
   let position = checkpointOf(target);
-  for (;;) {
-    const rows = source.page(position, upTo, BATCH);
-    if (rows.length === 0) return position;
+  while (budget > 0) {
+    const rows = source.page(position, upTo, Math.min(BATCH, budget));
+    if (rows.length === 0) break;
     position = applyBatch(target, rows.map(toRecorded));
+    budget -= rows.length;
     opts.onBatch?.(rows.length, upTo);
   }
+  return position;
 }

@@ -20,8 +20,14 @@ export function openReadModels(path: string, busyTimeoutMs?: number): Database.D
     const db = openSqlite(path, busyTimeoutMs);
     db.exec(CHECKPOINT_DDL);
     for (const m of modules) db.exec(m.ddl);
+    addMissingColumns(db, 'jobs', jobs.addedColumns);
     return db;
   });
+}
+
+function addMissingColumns(db: Database.Database, table: string, columns: Readonly<Record<string, string>>): void {
+  const have = new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name));
+  for (const [name, type] of Object.entries(columns)) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
 }
 
 export const checkpointOf = (db: Database.Database): number =>

@@ -129,7 +129,7 @@ describe('the runner: leases and outcomes', () => {
   test('a job whose workers all died fails with the generic reason after maxAttempts', () => {
     const twice = [...queued, started('j1'), { type: 'JobStarted', data: { jobId: 'j1', worker: 'w2', attempt: 2, leaseUntil: at(150), at: at(100) } } as LedgerEvent];
     spec(twice).when(start(150)).then([
-      { type: 'JobFailed', data: { jobId: 'j1', errorCode: 'analysis_failed', message: 'The analysis job failed.', detail: 'no worker finished the job in 2 attempts', at: at(150) } },
+      { type: 'JobFailed', data: { jobId: 'j1', errorCode: 'analysis_failed', message: 'The analysis job failed.', detail: 'no worker finished the job in 2 attempts', retryable: false, at: at(150) } },
     ]);
   });
   test('only the lease holder completes; a cancelled job stays cancelled; used counts the run', () => {

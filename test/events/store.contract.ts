@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { LedgerEvent } from '../../src/events/ledger.js';
+import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../../src/events/ledger.js';
 import { ConflictError, NO_STREAM, type EventStore } from '../../src/events/store/port.js';
 
 export interface ContractOptions {
@@ -34,7 +34,7 @@ export function eventStoreContract(name: string, opts: ContractOptions) {
     const read = await store.readStream(s);
     assert.deepEqual(read.map((e) => [e.stream, e.revision, e.type]), [[s, 0, 'SpotMinted'], [s, 1, 'KeySuspended']]);
     assert.deepEqual(read[0]!.data, minted('h1').data);
-    assert.equal(read[0]!.schemaVersion, 1);
+    assert.equal(read[0]!.schemaVersion, CURRENT_SCHEMA_VERSION);
     assert.ok(!Number.isNaN(Date.parse(read[0]!.recordedAt)), 'recordedAt is an ISO timestamp');
   });
 
