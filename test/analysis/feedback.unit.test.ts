@@ -5,7 +5,7 @@ import { AnalysisResultSchema } from '../../src/analysis/result.js';
 import { overallFeedback, patternOf, qualityScore, toRepetitions, type JudgedRep, type SetContext } from '../../src/analysis/feedback.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
-import { cycle, series, sidePushUp, sideSquatter } from './synthetic.js';
+import { cycle, series, sideBridge, sidePushUp, sideSquatter } from './synthetic.js';
 
 const squat = exerciseDef('squat')!;
 const ctx = (over: Partial<SetContext> = {}): SetContext => ({ def: squat, view: 'side', unjudgedRules: [], personSeen: true, ...over });
@@ -85,4 +85,12 @@ test('every exercise returns a schema-valid result with no reps when nobody is i
     assert.deepEqual(result.repetitions, []);
     assert.ok(Value.Check(AnalysisResultSchema, result), def.id);
   }
+});
+
+test('the pipeline counts synthetic glute bridges against the resting hip angle of the clip', () => {
+  const bridge = exerciseDef('glute-bridge')!;
+  const full = analyzePoses(bridge, series(10, 10, (t) => sideBridge(cycle(t, 2, 1))), 10).result.repetitions;
+  assert.equal(full.filter((r) => r.is_valid_rep).length, 3); // the fourth is cut off at 10 s
+  const half = analyzePoses(bridge, series(10, 10, (t) => sideBridge(0.45 * cycle(t, 2, 1))), 10).result.repetitions;
+  assert.equal(half.filter((r) => r.is_valid_rep).length, 0);
 });

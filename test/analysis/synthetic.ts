@@ -107,3 +107,22 @@ export function cycle(t: number, periodS: number, restS: number): number {
   const k = t % (periodS + restS);
   return k < periodS ? (1 - Math.cos((2 * Math.PI * k) / periodS)) / 2 : 0;
 }
+
+/** Glute bridge side view: `lift` 0 = hips on the floor, 1 = hips in line with shoulders and knees. */
+export function sideBridge(lift: number): Keypoint[] {
+  const sh = pt(150, 495), knee = pt(420, 400), ankle = pt(470, 500);
+  const hip = pt(300, 495 - 55 * lift);
+  const ear = pt(110, 490);
+  const kps: Keypoint[] = new Array(17);
+  const both = (l: number, r: number, k: Keypoint) => { kps[l] = k; kps[r] = { x: k.x + 2, y: k.y, score: 0.15 }; };
+  kps[KP.nose] = pt(100, 480);
+  both(KP.leftEye, KP.rightEye, pt(102, 482));
+  both(KP.leftEar, KP.rightEar, ear);
+  both(KP.leftShoulder, KP.rightShoulder, sh);
+  both(KP.leftElbow, KP.rightElbow, pt(210, 500));
+  both(KP.leftWrist, KP.rightWrist, pt(270, 500));
+  both(KP.leftHip, KP.rightHip, hip);
+  both(KP.leftKnee, KP.rightKnee, knee);
+  both(KP.leftAnkle, KP.rightAnkle, ankle);
+  return kps;
+}

@@ -1,9 +1,18 @@
 // Glute bridge: lying on the back, knees bent, the hips lift until shoulders, hips and knees line
-// up. The signal is the hip angle (shoulder-hip-knee), about 120 deg down and 170 deg at the top.
+// up. The signal is the hip angle (shoulder-hip-knee) above its resting value in this clip: how far
+// the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { bodyLying, extreme, grade, hipAngle, kneeAngle, round } from './common.js';
+import { quantile } from '../signals.js';
+import { bodyLying, clamp, extreme, grade, hipAngle, kneeAngle, round } from './common.js';
 
-export const bridgeProgress = (f: FrameCtx) => (hipAngle(f) - 125) / 40;
+const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
+
+/** Resting hip angle: the low end of the hip angles seen while lying with bent knees. */
+export function restingHipAngle(frames: FrameCtx[]): number {
+  return clamp(quantile(frames.filter(bridgeGate).map((f) => hipAngle(f)), 0.1), 95, 150) || 125;
+}
+
+export const bridgeProgress = (f: FrameCtx, rest = 125) => (hipAngle(f) - rest) / 35;
 
 export const gluteBridge: ExerciseDef = {
   id: 'glute-bridge',
@@ -12,10 +21,11 @@ export const gluteBridge: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at floor level so the line from shoulders through hips to knees is visible.',
   filmingAdvice: 'Put the camera on the floor side-on, 2 m away, with shoulders, hips, knees and feet in frame.',
-  signal: 'hip extension angle (shoulder-hip-knee): 125 deg down, 165 deg at the top',
-  progress: (f) => bridgeProgress(f),
+  signal: 'hip extension angle (shoulder-hip-knee) above its resting value in the clip; 35 deg of lift is a full rep',
+  calibrate: (frames) => ({ rest: restingHipAngle(frames) }),
+  progress: (f, cal) => bridgeProgress(f, cal.rest),
   // Shoulders on the floor (torso low) and knees bent: rules out standing hip extension.
-  gate: (f) => bodyLying(f, 45) && kneeAngle(f) < 140,
+  gate: bridgeGate,
   gateDescription: 'lying on the back with knees bent, torso within 45 deg of horizontal',
   rules: [
     {
@@ -48,7 +58,8 @@ export const gluteBridge: ExerciseDef = {
       correction: 'Hold the top for a full second while squeezing the glutes before lowering.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const nearTop = rep.frames.filter((f) => bridgeProgress(f) >= rep.peakProgress - 0.1).length;
+        const top = extreme(rep, hipAngle, 'max').value;
+        const nearTop = rep.frames.filter((f) => hipAngle(f) >= top - 4).length;
         const fps = rep.frames.length / Math.max(0.1, rep.durationS);
         const held = nearTop / fps;
         if (held >= 0.5) return null;

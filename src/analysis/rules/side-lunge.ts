@@ -4,7 +4,7 @@ import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE } from '../signals.js';
 import { extreme, grade, kneeAngle, round, torsoLean, upright } from './common.js';
 import { frontSide } from './lunge.js';
-import { legProgress, standingHipHeight } from './squat.js';
+import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** Knee angle of the straighter (trailing) leg. */
 export const trailingKnee = (f: FrameCtx) => Math.max(kneeAngle(f, 'left') || 0, kneeAngle(f, 'right') || 0) || NaN;
@@ -30,7 +30,7 @@ export const sideLunge: ExerciseDef = {
   filmingAdvice: 'Face the camera from 3-4 m away at hip height with both feet, at full stance width, in frame.',
   signal: 'mean of the bending knee flexion and hip drop (relative to the standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.3),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.3, bentKneeProgress),
   gate: (f) => upright(f, 55),
   gateDescription: 'torso within 55 deg of vertical',
   rules: [

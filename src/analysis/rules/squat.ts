@@ -8,15 +8,21 @@ import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torso
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
 
+/** The same on the more bent knee: lunges bend one leg more than the other, and the best-seen side may be the straight one. */
+export function bentKneeProgress(f: FrameCtx): number {
+  const v = [kneeAngle(f, 'left'), kneeAngle(f, 'right')].filter(Number.isFinite);
+  return v.length ? (170 - Math.min(...v)) / 80 : NaN;
+}
+
 /** Standing hip height of this clip: the high end of the observed hip heights. */
 export function standingHipHeight(frames: FrameCtx[]): number {
   return clamp(quantile(frames.map(hipHeight), 0.9), 0.6, 1.1) || 0.9;
 }
 
 /** Mean of the knee and hip-drop progress, each where seen. `depthAtFull` is hip drop at 1. */
-export function legProgress(f: FrameCtx, standing: number, depthAtFull: number): number {
+export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, knee = kneeProgress): number {
   const hipP = (1 - hipHeight(f) / standing) / depthAtFull;
-  const kneeP = kneeProgress(f);
+  const kneeP = knee(f);
   const vals = [hipP, kneeP].filter(Number.isFinite);
   return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
 }
