@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 import { clamp, extreme, grade, kneeAngle, round, torsoLean, upright } from './common.js';
-import { legProgress, standingHipHeight } from './squat.js';
+import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
 export function frontSide(f: FrameCtx): Side | null {
@@ -40,7 +40,7 @@ export const lunge: ExerciseDef = {
   filmingAdvice: 'Place the camera side-on at hip height, 2-4 m away, with the whole body and both feet in frame.',
   signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.42),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, bentKneeProgress),
   gate: (f) => upright(f, 50),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [
