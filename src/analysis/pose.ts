@@ -107,8 +107,10 @@ function runOnCrop(model: GraphModel, image: tf.Tensor4D, frame: Frame, crop: Cr
 export function createPoseTracker(model: GraphModel) {
   let crop: Crop | null = null;
   let lostFrames = 0;
+  // One float buffer reused for every frame: the tensor copies it, so no per-frame garbage.
+  let floats = new Float32Array(0);
   return function estimate(frame: Frame): PoseFrame {
-    const floats = new Float32Array(frame.rgb.length);
+    if (floats.length !== frame.rgb.length) floats = new Float32Array(frame.rgb.length);
     for (let i = 0; i < floats.length; i++) floats[i] = frame.rgb[i]!;
     const image = tf.tensor4d(floats, [1, frame.height, frame.width, 3]);
     try {
