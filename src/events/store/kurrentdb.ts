@@ -68,6 +68,13 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
   } as RecordedEvent;
 }
 
+export interface StoredEvent {
+  type: string;
+  data: unknown;
+  schemaVersion: number;
+  recordedAt: string;
+}
+
 export interface Subscription {
   stop(): Promise<void>;
 }
@@ -83,16 +90,23 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   async append(stream: string, events: readonly LedgerEvent[], expectedRevision: number): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
     const recordedAt = this.clock().toISOString();
-    const metadata: Meta = { schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt };
+    return this.appendStored(stream, events.map((e) => ({ ...e, schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt })), expectedRevision);
+  }
+
+  /** Appends events as stored elsewhere (their own schema version and time): the migration from SQLite. */
+  async appendStored(stream: string, events: readonly StoredEvent[], expectedRevision: number): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
     // `streamState`, not `expectedRevision`: the client silently ignores the old key and appends
     // with no concurrency check at all.
     const streamState: AppendStreamState = expectedRevision === NO_STREAM ? 'no_stream' : BigInt(expectedRevision);
     try {
       const result = await this.client.appendToStream(
         stream,
-        events.map((e) => jsonEvent({ type: e.type, data: e.data as Record<string, unknown>, metadata: { ...metadata } })),
+        events.map((e) => {
+          const metadata: Meta = { schemaVersion: e.schemaVersion, recordedAt: e.recordedAt };
+          return jsonEvent({ type: e.type, data: e.data as Record<string, unknown>, metadata: { ...metadata } });
+        }),
         { streamState },
       );
       const actual = Number(result.nextExpectedRevision);
@@ -134,6 +148,22 @@ export class KurrentDbEventStore implements EventStore {
       throw unavailable(err);
     }
     return out;
+  }
+
+  /** The stream's last event as stored (revision, type, time); undefined when the stream has none. */
+  async streamTail(stream: string): Promise<(StoredEvent & { revision: number }) | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(stream, { fromRevision: END, maxCount: 1, direction: BACKWARDS })) {
+        const e = resolved.event;
+        if (!e) continue;
+        const meta = (e.metadata ?? {}) as Partial<Meta>;
+        return { revision: Number(e.revision), type: e.type, data: e.data, schemaVersion: meta.schemaVersion ?? 1, recordedAt: meta.recordedAt ?? '' };
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return undefined;
+      throw unavailable(err);
+    }
+    return undefined;
   }
 
   async lastPosition(): Promise<number> {
