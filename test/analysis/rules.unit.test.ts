@@ -73,6 +73,12 @@ test('push-up gate: a plank passes, standing upright (talking to the camera) fai
   assert.equal(pushUp.gate(standing), false);
 });
 
+test('push-up gate: a head-on plank with the hips hidden behind the shoulders still passes', () => {
+  const hidden = (kps: Keypoint[]) => kps.map((k, i) => (i >= 11 ? { ...k, score: 0.05 } : k));
+  const plank = buildContext(series(10, 1, () => hidden(sidePushUp(160))), 10)[5]!;
+  assert.equal(pushUp.gate(plank), true);
+});
+
 test('squat gate: bending over to pick something up (torso near horizontal) fails', () => {
   const bent = buildContext(series(10, 1, () => sideSquatter({ knee: 150, lean: 75 })), 10)[5]!;
   const squatting = buildContext(series(10, 1, () => sideSquatter({ knee: 90, lean: 35 })), 10)[5]!;

@@ -52,6 +52,17 @@ export function bodyLying(f: FrameCtx, maxElevationDeg: number): boolean {
   return !!sh && !!hip && f.armLen > 0 && dist(sh, hip) < 0.45 * f.armLen;
 }
 
+/**
+ * Head no higher than the shoulders: true in a plank from any side, false for anyone standing or
+ * sitting up (their nose is 0.3-0.5 arm lengths above the shoulders). It still reads when a
+ * head-on camera hides the hips behind the shoulders.
+ */
+export function headDown(f: FrameCtx): boolean {
+  const sh = pairPoint(f.p, 'shoulder'), n = f.p[KP.nose]!;
+  if (!sh || n.score < VISIBLE || !(f.armLen > 0)) return false;
+  return (sh.y - n.y) / f.armLen < 0.15;
+}
+
 /** Values of a measure over the rep with the index of the extreme one. */
 export function extreme(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 'min'): { value: number; index: number } {
   let best = NaN, index = rep.peak;

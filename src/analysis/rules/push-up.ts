@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, grade, over, round, wristDrop } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, grade, headDown, over, round, wristDrop } from './common.js';
 
 /** Hip offset from the shoulder-ankle line in degrees, positive when sagging below it. */
 export function hipSag(f: FrameCtx): number {
@@ -49,8 +49,8 @@ export const pushUp: ExerciseDef = {
   signal: 'shoulder drop toward the hands in arm lengths, relative to the arms-straight top of this clip',
   calibrate: (frames) => ({ top: topWristDrop(frames) }),
   progress: (f, cal) => (cal.top! - wristDrop(f)) / 0.45,
-  gate: (f) => bodyLying(f, 45),
-  gateDescription: 'body in a plank, torso within 45 deg of horizontal',
+  gate: (f) => bodyLying(f, 45) || headDown(f),
+  gateDescription: 'body in a plank: torso within 45 deg of horizontal, or the head no higher than the shoulders',
   rules: [
     {
       id: 'push-up-hips', category: 'alignment', name: 'Hips sagging or piking',
