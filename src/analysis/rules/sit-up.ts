@@ -1,12 +1,20 @@
-// Sit-up: from lying, the torso curls up until it is near vertical. The signal is the torso's
-// angle above the horizontal: lying about 10 deg, up about 70 deg.
+// Sit-up: from lying, the torso curls up until it is near vertical. The signal is how high the
+// shoulders stand above the hips, in torso lengths: from the side that is the sine of the torso
+// angle, and from the feet (where the angle in the image is always near vertical) the lying torso
+// is foreshortened, so the same measure still rises from near 0 to near 1.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
 import { atPeak, extreme, grade, kneeAngle, over, round, torsoElevation, hipHeight } from './common.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
-export const situpProgress = (f: FrameCtx) => (torsoElevation(f) - 15) / 50;
+export function shoulderRise(f: FrameCtx): number {
+  const sh = pairPoint(f.p, 'shoulder'), hip = pairPoint(f.p, 'hip');
+  return sh && hip && f.torsoLen > 0 ? (hip.y - sh.y) / f.torsoLen : NaN;
+}
+
+/** 0 lying (rise about sin 15 deg), 1 sitting up (about sin 65 deg). */
+export const situpProgress = (f: FrameCtx) => (shoulderRise(f) - 0.26) / 0.65;
 
 /** Hips near the floor: hips below shoulders' top position and about level with the ankles. */
 export function seatedOrLying(f: FrameCtx): boolean {
@@ -24,7 +32,7 @@ export const sitUp: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at floor level so the torso angle, the head and the feet are visible.',
   filmingAdvice: 'Put the camera on the floor side-on, 2-3 m away, with head, hips and feet in frame.',
-  signal: 'torso angle above horizontal: 15 deg lying, 65 deg up',
+  signal: 'shoulder height above the hips in torso lengths: 0.26 lying, 0.91 sitting up',
   progress: (f) => situpProgress(f),
   gate: (f) => seatedOrLying(f),
   gateDescription: 'on the floor, hips near ankle height',
