@@ -1,137 +1,107 @@
-// `npm run -s admin -- ...`: operator commands. Works while the server runs: it appends to the same
-// ledger and brings the same read models up to date. Prints one JSON line per result.
-import { parseArgs } from 'node:util';
+// `npm run -s admin -- ...`: operator and auditor commands. Works while the server runs: it appends
+// to the same ledger and brings the same read models up to date. Command groups live beside this
+// file; this one only dispatches, prints help and maps failures to exit codes (2: bad arguments,
+// 1: refused or failed).
+import { pathToFileURL } from 'node:url';
 import { loadConfigOrExit } from '../boot.js';
-import { cancelJob } from '../commands/partner.js';
-import { decideKey, type KeyCommand } from '../commands/keys.js';
-import { DomainError, OperatorError } from '../commands/errors.js';
-import { hashApiKey, newApiKey, newKeyId, newPartnerId } from '../ids.js';
-import { keyById, listKeys, usageOf } from '../projections/identity.js';
-import { jobById, listJobs, type JobStatus } from '../projections/jobs.js';
+import { OperatorError } from '../commands/errors.js';
+import type { Config } from '../config.js';
+import { RebuildBusyError } from '../projections/rebuild.js';
 import { openService, type Service } from '../service.js';
+import { auditCommand, events } from './audit.js';
+import { helpOf, parse, UsageError, type Command } from './command.js';
+import { jobs } from './jobs.js';
+import { keys } from './keys.js';
+import { projections } from './projections.js';
 
-class UsageError extends Error {}
+/** Groups of sub-commands, and commands that stand alone (audit). */
+const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections };
 
-const HELP = `usage: npm run -s admin -- <command>
+const isCommand = (g: Record<string, Command> | Command): g is Command => typeof (g as Command).run === 'function';
 
-  keys create --partner-name NAME [--limit N] [--partner-id ID]
-                                  issue a key; no --limit is uncapped, 0 permits no analyses
-  keys list                       every key with its status and usage
-  keys suspend KEY_ID             refuse the key until reinstated
-  keys reinstate KEY_ID           accept a suspended key again
-  keys revoke KEY_ID              refuse the key for good
-  keys set-limit KEY_ID N|none    set the analysis limit (none = uncapped)
-  jobs cancel JOB_ID              cancel any queued or processing job (returns its budget unit)
-  jobs list --key KEY_ID [--status S]
-  jobs show JOB_ID
+function commandsOf(name: string): Command[] {
+  const g = groups[name]!;
+  return isCommand(g) ? [g] : Object.values(g);
+}
+
+const listing = (cmds: Command[]) => cmds.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n');
+
+const HELP = `usage: npm run -s admin -- <command> [arguments]    (DATA_DIR selects the data, default ./data)
+
+${listing(Object.keys(groups).flatMap(commandsOf))}
+
+Every command answers --help. Exit status: 0 done, 1 refused or failed, 2 bad arguments.
 `;
 
-const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
+const groupHelp = (name: string) => `usage: npm run -s admin -- ${name} <command>\n\n${listing(commandsOf(name))}\n`;
 
-function parseLimit(raw: string | undefined): number | null {
-  if (raw === undefined || raw === 'none') return null;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`limit must be a whole number or "none", got "${raw}"`);
-  return Number(raw);
+const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+
+interface Io {
+  out: NodeJS.WritableStream & { isTTY?: boolean };
+  err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-function one(positionals: string[], what: string): string {
-  const [value, extra] = positionals;
-  if (!value || extra !== undefined) throw new UsageError(`expected exactly one ${what}`);
-  return value;
-}
+/** Runs one admin invocation; returns the exit code. */
+export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }, config: () => Config = loadConfigOrExit): Promise<number> {
+  const [first, second, ...rest] = argv;
+  if (first === undefined || (first.startsWith('-') && wantsHelp([first]))) {
+    (first ? io.out : io.err).write(HELP);
+    return first ? 0 : 2;
+  }
+  const group = groups[first];
+  if (!group) {
+    io.err.write(`error: unknown command "${first}"\n\n${HELP}`);
+    return 2;
+  }
+  let command: Command;
+  let args: string[];
+  if (isCommand(group)) {
+    command = group;
+    args = argv.slice(1);
+  } else {
+    if (second === undefined || wantsHelp([second])) {
+      (second ? io.out : io.err).write(groupHelp(first));
+      return second ? 0 : 2;
+    }
+    const found = group[second];
+    if (!found) {
+      io.err.write(`error: unknown command "${first} ${second}"\n\n${groupHelp(first)}`);
+      return 2;
+    }
+    command = found;
+    args = rest;
+  }
+  if (wantsHelp(args)) {
+    io.out.write(helpOf(command));
+    return 0;
+  }
 
-async function keyCommand(svc: Service, command: KeyCommand) {
-  await svc.ledger.handle(command.keyId, (s) => decideKey(command, s));
-  const row = keyById(svc.readDb(), command.keyId);
-  return row && { key_id: row.key_id, partner_id: row.partner_id, status: row.status, usage: usageOf(row) };
-}
-
-function presentJob(id: string, svc: Service) {
-  const row = jobById(svc.readDb(), id);
-  if (!row) throw new OperatorError(`no job ${id}`);
-  return { ...row, result: row.result ? JSON.parse(row.result) : null };
-}
-
-async function run(svc: Service, argv: string[]): Promise<void> {
-  const [group, action, ...rest] = argv;
-  const now = svc.clock().toISOString();
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { 'partner-name': { type: 'string' }, 'partner-id': { type: 'string' }, limit: { type: 'string' }, key: { type: 'string' }, status: { type: 'string' } },
-  });
-  switch (`${group} ${action}`) {
-    case 'keys create': {
-      const partnerName = values['partner-name']?.trim();
-      if (!partnerName) throw new UsageError('--partner-name is required');
-      if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-      const limit = values.limit === undefined ? null : parseLimit(values.limit);
-      if (values.limit === 'none') throw new UsageError('omit --limit for an uncapped key');
-      const apiKey = newApiKey();
-      const keyId = newKeyId();
-      const partnerId = values['partner-id'] ?? newPartnerId();
-      await svc.ledger.handle(keyId, (s) =>
-        decideKey({ type: 'IssueKey', keyId, partnerId, partnerName, keyHash: hashApiKey(apiKey), limit, now }, s),
-      );
-      return print({ partner_id: partnerId, partner_name: partnerName, key_id: keyId, api_key: apiKey });
+  let svc: Service | undefined;
+  let cfg: Config | undefined;
+  try {
+    const parsed = parse(command, args);
+    const code = await command.run({
+      ...parsed,
+      out: io.out,
+      err: io.err,
+      config: () => (cfg ??= config()),
+      service: async () => (svc ??= await openService((cfg ??= config()))),
+    });
+    return code ?? 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err.write(`error: ${err.message}\n\n${helpOf(command)}`);
+      return 2;
     }
-    case 'keys list':
-      for (const row of listKeys(svc.readDb())) {
-        print({ key_id: row.key_id, partner_id: row.partner_id, partner_name: row.partner_name, status: row.status, usage: usageOf(row), held: row.held, created_at: row.created_at });
-      }
-      return;
-    case 'keys suspend':
-      return print(await keyCommand(svc, { type: 'SuspendKey', keyId: one(positionals, 'KEY_ID'), now }));
-    case 'keys reinstate':
-      return print(await keyCommand(svc, { type: 'ReinstateKey', keyId: one(positionals, 'KEY_ID'), now }));
-    case 'keys revoke':
-      return print(await keyCommand(svc, { type: 'RevokeKey', keyId: one(positionals, 'KEY_ID'), now }));
-    case 'keys set-limit': {
-      const [keyId, raw, extra] = positionals;
-      if (!keyId || raw === undefined || extra !== undefined) throw new UsageError('usage: keys set-limit KEY_ID N|none');
-      return print(await keyCommand(svc, { type: 'SetLimit', keyId, limit: parseLimit(raw), now }));
-    }
-    case 'jobs cancel': {
-      const jobId = one(positionals, 'JOB_ID');
-      try {
-        return print(await cancelJob(svc, jobId, 'operator'));
-      } catch (err) {
-        if (err instanceof DomainError) throw new OperatorError(`cannot cancel job ${jobId}: ${err.code} (${err.message})`);
-        throw err;
-      }
-    }
-    case 'jobs list': {
-      if (!values.key) throw new UsageError('--key KEY_ID is required');
-      const rows = listJobs(svc.readDb(), { keyId: values.key, status: values.status as JobStatus | undefined, limit: 1_000_000 });
-      for (const r of rows) print({ job_id: r.job_id, status: r.status, exercise_id: r.exercise_id, created_at: r.created_at, updated_at: r.updated_at });
-      return;
-    }
-    case 'jobs show':
-      return print(presentJob(one(positionals, 'JOB_ID'), svc));
-    default:
-      throw new UsageError(group ? `unknown command: ${[group, action].filter(Boolean).join(' ')}` : 'no command given');
+    const known = err instanceof OperatorError || err instanceof RebuildBusyError;
+    io.err.write(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}\n`);
+    return 1;
+  } finally {
+    await svc?.close().catch(() => undefined);
   }
 }
 
-const argv = process.argv.slice(2);
-if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write(HELP);
-  process.exit(argv.length === 0 ? 2 : 0);
-}
-const svc = await openService(loadConfigOrExit());
-try {
-  await run(svc, argv);
-  await svc.close();
-} catch (err) {
-  await svc.close().catch(() => undefined);
-  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`error: ${(err as Error).message}\n\n${HELP}`);
-    process.exit(2);
-  }
-  if (err instanceof OperatorError) {
-    process.stderr.write(`error: ${err.message}\n`);
-    process.exit(1);
-  }
-  process.stderr.write(`error: ${(err as Error).message}\n`);
-  process.exit(1);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
 }

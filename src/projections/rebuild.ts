@@ -46,7 +46,7 @@ const ROUND = 20_000;
  * journal, no fsync, and secondary indexes built once at the end (a sort) instead of row by row.
  * Returns the function that puts the file back in serving shape.
  */
-function bulkLoadMode(db: Database.Database): () => void {
+export function bulkLoadMode(db: Database.Database): () => void {
   const indexes = db
     .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
     .all();
