@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { createLedger, type Ledger } from './commands/handle.js';
+import { catalog, type CatalogEntry } from './analysis/catalog.js';
 import type { Config } from './config.js';
 import type { EventStore } from './events/store/port.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
@@ -25,6 +26,8 @@ export interface Service {
   /** Present with the disk driver: the storage host serves it. */
   disk?: DiskLayout;
   clock: () => Date;
+  /** The exercise catalog as it stands now (SPEC: it changes over time and is read live). */
+  catalog(): readonly CatalogEntry[];
   close(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
     storage,
     disk,
     clock,
+    catalog: () => catalog,
     async close() {
       await follower?.stop();
       await storage.close();

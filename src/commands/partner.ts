@@ -1,6 +1,5 @@
 // Partner commands: the I/O around the pure deciders (storage reads, freezing bytes, read-model
 // lookups for spots and jobs that have left the decision state).
-import { findExercise } from '../analysis/catalog.js';
 import { StoreUnavailableError } from '../events/store/port.js';
 import { newHandle, newJobId } from '../ids.js';
 import { jobById } from '../projections/jobs.js';
@@ -8,6 +7,7 @@ import { uploadByHandle, visibleState } from '../projections/uploads.js';
 import type { Service } from '../service.js';
 import { StorageUnavailableError } from '../storage/port.js';
 import {
+  CatalogError,
   DomainError,
   InternalError,
   JobNotFound,
@@ -71,6 +71,14 @@ export async function uploadStatus(svc: Service, keyId: string, handle: string) 
   return { handle, state, expires_at: row.expires_at };
 }
 
+function knownExercise(svc: Service, exerciseId: string): boolean {
+  try {
+    return svc.catalog().some((e) => e.exercise_id === exerciseId);
+  } catch {
+    throw new CatalogError();
+  }
+}
+
 /** What the read models say of a spot that is no longer live in the key's decision state. */
 function pastSpot(svc: Service, keyId: string, handle: string): PastSpot | undefined {
   const row = uploadByHandle(svc.readDb(), handle);
@@ -80,7 +88,7 @@ function pastSpot(svc: Service, keyId: string, handle: string): PastSpot | undef
 }
 
 export async function submitJob(svc: Service, keyId: string, handle: string, exerciseId: string) {
-  if (!findExercise(exerciseId)) throw new UnknownExercise();
+  if (!knownExercise(svc, exerciseId)) throw new UnknownExercise();
   const now = svc.clock().toISOString();
   const jobId = newJobId();
   const { state } = await svc.ledger.load(keyId);

@@ -82,7 +82,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
       reply.header('cache-control', 'no-store');
     });
     await v1.register(identityRoutes);
-    await v1.register(exerciseRoutes);
+    await v1.register(exerciseRoutes(svc));
     await v1.register(uploadRoutes(svc));
     await v1.register(jobRoutes(svc, opts.wakeRunner ?? (() => {})));
   });

@@ -54,3 +54,19 @@ test('GET /v1/exercises: the full catalog, each with exercise_id, name and descr
     assert.equal(job.status, 201, e.exercise_id);
   }
 });
+
+test('GET /v1/exercises and POST /v1/jobs: 500 catalog_error when the catalog cannot be read', async (t) => {
+  const h = await startHarness(t);
+  const { apiKey } = await h.createKey();
+  const handle = await h.upload(apiKey);
+  h.svc.catalog = () => {
+    throw new Error('catalog source unreadable');
+  };
+  const list = await h.request('GET', '/v1/exercises', { key: apiKey });
+  assert.equal(list.status, 500);
+  assert.equal(list.body.error.code, 'catalog_error');
+  const submit = await h.request('POST', '/v1/jobs', { key: apiKey, body: { upload_handle: handle, exercise_id: 'squat' } });
+  assert.equal(submit.status, 500);
+  assert.equal(submit.body.error.code, 'catalog_error');
+  assert.doesNotMatch(list.text, /unreadable/, '5xx never leak internals');
+});
