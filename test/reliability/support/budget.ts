@@ -40,5 +40,5 @@ export function tally() {
 /** fast-check parameters: a seed from RELIABILITY_SEED replays a reported failure. */
 export function fcParams(numRuns: number) {
   const seed = process.env.RELIABILITY_SEED ? Number(process.env.RELIABILITY_SEED) : undefined;
-  return { numRuns, ...(seed !== undefined ? { seed } : {}) };
+  return { numRuns, includeErrorInReport: true, ...(seed !== undefined ? { seed } : {}) };
 }
