@@ -56,4 +56,8 @@ test('kurrentdb: an unreachable server is store_unavailable, not a crash', async
   await assert.rejects(store.readStream('ledger-x'), StoreUnavailableError);
   await assert.rejects(store.readAll(0, 10), StoreUnavailableError);
   await assert.rejects(store.lastPosition(), StoreUnavailableError);
+  const dropped = await new Promise<unknown>((resolve) => {
+    const sub = store.subscribe(0, () => {}, (err) => void sub.stop().then(() => resolve(err)));
+  });
+  assert.ok(dropped instanceof StoreUnavailableError, 'a subscription that cannot connect reports a drop');
 });

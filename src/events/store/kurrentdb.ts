@@ -192,8 +192,18 @@ export class KurrentDbEventStore implements EventStore {
         onError(err);
       }
     });
+    let stopping = false;
     sub.on('error', (err: Error) => onError(unavailable(err)));
-    return { stop: () => sub.unsubscribe() };
+    // A stream the server closes without an error is a drop too: the caller must resubscribe.
+    const ended = () => !stopping && onError(new StoreUnavailableError('KurrentDB subscription ended'));
+    sub.on('end', ended);
+    sub.on('close', ended);
+    return {
+      stop: () => {
+        stopping = true;
+        return sub.unsubscribe();
+      },
+    };
   }
 
   async close(): Promise<void> {
