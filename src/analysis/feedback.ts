@@ -117,7 +117,9 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
       correction: 'Keep a steady, controlled tempo: about two seconds down and one to two seconds up on every rep.' });
   }
   // Nothing (more) to fix: the checks that passed are still what to protect as load or fatigue grows.
-  for (const r of ctx.def.rules.slice(0, 2)) {
+  const faulted = new Set(reps.flatMap((r) => r.issues.map((i) => i.ruleId)));
+  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && r.views.includes(view) && !faulted.has(r.id));
+  for (const r of reps.length ? judged.slice(0, 2) : []) {
     out.push({ ...base, priority: 1, category: r.category, name: `Keep: ${r.strength.name.toLowerCase()}`,
       description: `${r.name} was not a problem in this set; it is the first thing to slip as the load or the rep count grows.`,
       correction: r.correction });
