@@ -104,7 +104,7 @@ class Mint extends Step {
 
 class Put extends Step {
   constructor(readonly k: number, readonly spot: number, readonly size: number) { super(); }
-  check(m: Readonly<Model>) { return m.keys[this.k]!.spots.length > 0; }
+  override check(m: Readonly<Model>) { return m.keys[this.k]!.spots.length > 0; }
   async act(m: Model, r: Real) {
     const s = pick(m.keys[this.k]!.spots, this.spot)!;
     const res = await fetch(s.url, { method: 'PUT', body: new Uint8Array(this.size), headers: { 'content-type': 'video/mp4' } });
@@ -132,7 +132,7 @@ class Upload extends Step {
 
 class GetUpload extends Step {
   constructor(readonly k: number, readonly owner: number, readonly spot: number) { super(); }
-  check(m: Readonly<Model>) { return m.keys[this.owner]!.spots.length > 0; }
+  override check(m: Readonly<Model>) { return m.keys[this.owner]!.spots.length > 0; }
   async act(m: Model, r: Real) {
     const s = pick(m.keys[this.owner]!.spots, this.spot)!;
     const key = m.keys[this.k]!;
@@ -149,7 +149,7 @@ class GetUpload extends Step {
 
 class Submit extends Step {
   constructor(readonly k: number, readonly owner: number, readonly spot: number, readonly ex: string, readonly anyTime = false) { super(); }
-  check(m: Readonly<Model>) { return this.anyTime || m.keys[this.owner]!.spots.length > 0; }
+  override check(m: Readonly<Model>) { return this.anyTime || m.keys[this.owner]!.spots.length > 0; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
     const s = pick(m.keys[this.owner]!.spots, this.spot);
@@ -234,7 +234,7 @@ class Cancel extends Step {
 
 class GetJob extends Step {
   constructor(readonly k: number, readonly job: number) { super(); }
-  check(m: Readonly<Model>) { return m.jobs.length > 0; }
+  override check(m: Readonly<Model>) { return m.jobs.length > 0; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
     const j = pick(m.jobs, this.job)!;
@@ -267,7 +267,7 @@ class ListJobs extends Step {
 /** The job runner's commands, as src/runner/runner.ts issues them through the ledger. */
 class Work extends Step {
   constructor(readonly job: number, readonly action: 'start' | 'complete' | 'fail' | 'stale-complete', readonly failure: Failure = 'video') { super(); }
-  check(m: Readonly<Model>) { return m.jobs.length > 0; }
+  override check(m: Readonly<Model>) { return m.jobs.length > 0; }
   async act(m: Model, r: Real) {
     const j = pick(m.jobs, this.job)!;
     const keyId = m.keys[j.owner]!.keyId;
@@ -344,26 +344,24 @@ const limitArb = fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitra
 const size = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 80 }), weight: 6 });
 const exercise = fc.constantFrom('squat', 'push-up');
 const times = <T>(n: number, arb: fc.Arbitrary<T>) => Array.from({ length: n }, () => arb);
-const commands = fc.commands<Model, Real>(
-  [
-    ...times(2, actor.map((k) => new Mint(k))),
-    ...times(3, fc.tuple(actor, fc.integer({ min: 1, max: 80 })).map(([k, n]) => new Upload(k, n))),
-    ...times(2, fc.tuple(actor, index, size).map(([k, s, n]) => new Put(k, s, n))),
-    fc.tuple(actor, actor, index).map(([k, o, s]) => new GetUpload(k, o, s)),
-    ...times(4, fc.tuple(actor, index, exercise).map(([k, s, ex]) => new Submit(k, k, s, ex))),
-    fc.tuple(actor, actor, index, fc.constantFrom('squat', 'push-up', 'no-such-exercise')).map(([k, o, s, ex]) => new Submit(k, o, s, ex, true)),
-    fc.tuple(actor, fc.nat()).map(([k, v]) => new SubmitMalformed(k, v)),
-    ...times(2, fc.tuple(actor, index).map(([k, j]) => new Cancel(k, j))),
-    ...times(2, fc.tuple(actor, index).map(([k, j]) => new GetJob(k, j))),
-    actor.map((k) => new ListJobs(k)),
-    ...times(4, fc.tuple(index, fc.constantFrom('start' as const, 'start' as const, 'complete' as const, 'fail' as const, 'stale-complete' as const), fc.constantFrom<Failure>('video', 'provider'))
-      .map(([j, a, f]) => new Work(j, a, f))),
-    fc.tuple(index, fc.constantFrom('cancel' as const, 'cancel' as const, 'suspend' as const, 'reinstate' as const, 'reinstate' as const, 'sweep' as const)).map(([n, a]) => new Operator(a, n)),
-    fc.tuple(index, limitArb).map(([n, l]) => new Operator('set-limit', n, l)),
-    fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 200, max: 1000 })).map((s) => new Advance(s)),
-  ],
-  { maxCommands: budget(60, 150), size: 'max' },
-);
+const stepArbs: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] = [
+  ...times(2, actor.map((k) => new Mint(k))),
+  ...times(3, fc.tuple(actor, fc.integer({ min: 1, max: 80 })).map(([k, n]) => new Upload(k, n))),
+  ...times(2, fc.tuple(actor, index, size).map(([k, s, n]) => new Put(k, s, n))),
+  fc.tuple(actor, actor, index).map(([k, o, s]) => new GetUpload(k, o, s)),
+  ...times(4, fc.tuple(actor, index, exercise).map(([k, s, ex]) => new Submit(k, k, s, ex))),
+  fc.tuple(actor, actor, index, fc.constantFrom('squat', 'push-up', 'no-such-exercise')).map(([k, o, s, ex]) => new Submit(k, o, s, ex, true)),
+  fc.tuple(actor, fc.nat()).map(([k, v]) => new SubmitMalformed(k, v)),
+  ...times(2, fc.tuple(actor, index).map(([k, j]) => new Cancel(k, j))),
+  ...times(2, fc.tuple(actor, index).map(([k, j]) => new GetJob(k, j))),
+  actor.map((k) => new ListJobs(k)),
+  ...times(4, fc.tuple(index, fc.constantFrom('start' as const, 'start' as const, 'complete' as const, 'fail' as const, 'stale-complete' as const), fc.constantFrom<Failure>('video', 'provider'))
+    .map(([j, a, f]) => new Work(j, a, f))),
+  fc.tuple(index, fc.constantFrom('cancel' as const, 'cancel' as const, 'suspend' as const, 'reinstate' as const, 'reinstate' as const, 'sweep' as const)).map(([n, a]) => new Operator(a, n)),
+  fc.tuple(index, limitArb).map(([n, l]) => new Operator('set-limit', n, l)),
+  fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 200, max: 1000 })).map((s) => new Advance(s)),
+];
+const commands = fc.commands(stepArbs, { maxCommands: budget(60, 150), size: 'max' });
 
 test('the running API matches a reference model of SPEC.md step by step (statuses, error codes, bodies, usage)', async (t) => {
   const clock = { now: Date.parse('2026-03-01T00:00:00.000Z') };
