@@ -49,6 +49,25 @@ for (const storage of ['disk', 's3'] as const) {
   });
 }
 
+const kurrentdb = process.env.KURRENTDB_URL;
+
+test('two nodes on KurrentDB + S3: a job submitted on one node is run by the other\'s runner and seen by both', { skip: kurrentdb ? false : 'KURRENTDB_URL not set' }, async (t) => {
+  const s3 = await startS3rver(t);
+  const env = { ...s3.env, EVENT_STORE: 'kurrentdb', KURRENTDB_URL: kurrentdb! };
+  const api = await startHarness(t, { env });
+  const engine = fixedEngine();
+  const worker = await startHarness(t, { env, engine });
+  const { apiKey } = await api.createKey({ limit: 1 });
+  const done = await partnerFlow((m, p, o) => api.request(m, p, { key: apiKey, ...o }), 'bytes on S3');
+  assert.equal(done.status, 'completed');
+  assert.deepEqual(engine.calls, ['squat'], 'the other node\'s runner took the job');
+  const seenThere = await until(async () => {
+    const got = await worker.request('GET', `/v1/jobs/${done.job_id}`, { key: apiKey });
+    return got.body?.status === 'completed' ? got.body : undefined;
+  });
+  assert.deepEqual(seenThere, done);
+});
+
 test('npm start with STORAGE_DRIVER=s3: signed URLs point at S3, the worker reads the frozen copy, the job ends failed on non-video bytes', { timeout: 120_000 }, async (t) => {
   const s3 = await startS3rver(t);
   const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-s3-'));
