@@ -5,7 +5,7 @@ import { rebuild } from '../projections/rebuild.js';
 import { verify } from '../projections/verify.js';
 import { paths } from '../service.js';
 import type { Config } from '../config.js';
-import { printJson, write, type Command } from './command.js';
+import { printJson, UsageError, write, type Command } from './command.js';
 import { progressReporter } from './progress.js';
 
 function sqliteFiles(config: Config) {
@@ -40,7 +40,7 @@ export const projections: Record<string, Command> = {
     options: { format: { type: 'string' } },
     async run({ values, config, out }) {
       const format = (values.format as string | undefined) ?? 'text';
-      if (format !== 'text' && format !== 'json') throw new OperatorError(`--format must be text or json, got "${format}"`);
+      if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`);
       const report = await verify(sqliteFiles(config()));
       const same = report.differenceCount === 0 && report.schema.length === 0;
       if (format === 'json') printJson(out, { identical: same, ...report });

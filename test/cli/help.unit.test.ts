@@ -1,0 +1,74 @@
+// Every admin command and group answers --help with its usage (exit 0); bad arguments get a clear
+// message, the usage and exit 2 - before any data is opened.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli/admin.js';
+import { memoryStream } from './run.js';
+
+const noConfig = () => {
+  throw new Error('a --help or a bad argument must not open the data');
+};
+
+async function run(...argv: string[]) {
+  const out = memoryStream();
+  const err = memoryStream();
+  const code = await main(argv, { out: out.stream, err: err.stream }, noConfig);
+  return { code, out: out.text(), err: err.text() };
+}
+
+const COMMANDS = [
+  'keys create', 'keys list', 'keys suspend', 'keys reinstate', 'keys revoke', 'keys set-limit',
+  'jobs cancel', 'jobs list', 'jobs show', 'audit', 'events export', 'projections rebuild', 'projections verify',
+];
+
+test('every command answers --help and -h with its own usage, exit 0', async () => {
+  for (const command of COMMANDS) {
+    for (const flag of ['--help', '-h']) {
+      const res = await run(...command.split(' '), flag);
+      assert.equal(res.code, 0, command);
+      assert.ok(res.out.startsWith(`usage: npm run -s admin -- ${command}`), `${command} ${flag}: ${res.out}`);
+    }
+  }
+});
+
+test('the top level and every group answer --help with the commands they hold', async () => {
+  const top = await run('--help');
+  assert.equal(top.code, 0);
+  for (const command of COMMANDS) assert.ok(top.out.includes(`  ${command}`), command);
+  for (const group of ['keys', 'jobs', 'events', 'projections']) {
+    const res = await run(group, '--help');
+    assert.equal(res.code, 0);
+    for (const command of COMMANDS.filter((c) => c.startsWith(`${group} `))) assert.ok(res.out.includes(command), command);
+  }
+});
+
+test('bad arguments: a message naming the problem, the usage, exit 2', async () => {
+  const cases: [string[], RegExp][] = [
+    [[], /usage:/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['keys'], /usage: npm run -s admin -- keys <command>/],
+    [['keys', 'rotate'], /unknown command "keys rotate"/],
+    [['keys', 'create'], /--partner-name is required/],
+    [['keys', 'create', '--partner-name', 'A', '--limit', 'lots'], /limit must be a whole number/],
+    [['keys', 'create', '--partner-name', 'A', '--colour', 'red'], /Unknown option '--colour'/],
+    [['keys', 'set-limit', 'key_1'], /missing N\|none/],
+    [['keys', 'set-limit', 'key_1', '-3'], /Unknown option|limit must be/],
+    [['keys', 'suspend'], /missing KEY_ID/],
+    [['keys', 'list', '--status', 'sleepy'], /--status must be active, suspended or revoked/],
+    [['jobs', 'show', 'a', 'b'], /unexpected argument "b"/],
+    [['jobs', 'list'], /--key KEY_ID is required/],
+    [['jobs', 'list', '--key', 'k', '--status', 'done'], /--status must be one of queued, processing, completed, failed, cancelled/],
+    [['audit'], /missing KEY_ID/],
+    [['audit', 'k', '--format', 'xml'], /--format must be one of table, json, csv/],
+    [['audit', 'k', '--until', 'yesterday'], /--until must be an ISO 8601 time/],
+    [['events', 'export'], /missing KEY_ID/],
+    [['projections', 'rebuild', 'now'], /unexpected argument "now"/],
+    [['projections', 'verify', '--format', 'yaml'], /--format must be text or json/],
+  ];
+  for (const [argv, message] of cases) {
+    const res = await run(...argv);
+    assert.equal(res.code, 2, argv.join(' '));
+    assert.match(res.err, message, argv.join(' '));
+    assert.match(res.err, /usage: npm run -s admin --/, argv.join(' '));
+  }
+});
