@@ -9,6 +9,7 @@ import { AnalysisResultSchema } from '../analysis/result.js';
 import { decideJob, GENERIC_FAILURE, type JobCommand } from '../commands/jobs.js';
 import { runnableJobs, type JobRow } from '../projections/jobs.js';
 import type { Service } from '../service.js';
+import { StorageUnavailableError } from '../storage/port.js';
 
 export const FAILURES = {
   video: { errorCode: 'video_processing_failed', message: 'The video could not be processed for analysis.' },
@@ -85,7 +86,10 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
         }
       } catch (err) {
         if (err instanceof VideoProcessingError) return { type: 'FailJob', ...FAILURES.video, detail: err.message };
-        if (!(err instanceof ProviderUnavailableError)) return { type: 'FailJob', ...GENERIC_FAILURE, detail: String(err) };
+        // An object store that cannot hand over the frozen video right now (S3 driver) is as
+        // transient as a provider fault: retry it rather than fail the job for good.
+        const transient = err instanceof ProviderUnavailableError || err instanceof StorageUnavailableError;
+        if (!transient) return { type: 'FailJob', ...GENERIC_FAILURE, detail: String(err) };
         if (retry >= opts.providerRetries) return { type: 'FailJob', ...FAILURES.provider, detail: err.message };
         opts.log.warn({ jobId: job.job_id, retry, err: err.message }, 'provider unavailable; retrying');
         await sleep(backoff(retry));

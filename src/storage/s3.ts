@@ -100,6 +100,8 @@ export function createS3Storage(s3: Config['s3'], clock: () => Date = () => new 
         await pipeline(object.Body as Readable, createWriteStream(path, { flags: 'wx' }));
       } catch (err) {
         await release();
+        // Gone for good (discarded, never frozen) is not worth a retry; anything else may pass.
+        if (isMissing(err)) throw new Error(`no frozen copy of job ${jobId} in the bucket`);
         throw unavailable('GetObject', err);
       }
       return { path, release };

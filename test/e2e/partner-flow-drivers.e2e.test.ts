@@ -10,6 +10,7 @@ import { startHarness } from '../support/harness.js';
 import { fixedEngine, sampleResult, until } from '../support/engines.js';
 import { admin, startServer } from '../support/processes.js';
 import { startS3rver } from '../support/s3rver.js';
+import { StorageUnavailableError } from '../../src/storage/port.js';
 
 type Req = (method: string, url: string, opts?: { body?: unknown }) => Promise<{ status: number; body: any }>;
 
@@ -48,6 +49,22 @@ for (const storage of ['disk', 's3'] as const) {
     assert.deepEqual((await h.request('GET', '/v1/identity', { key: apiKey })).body.usage, { limit: 2, used: 1, remaining: 1 });
   });
 }
+
+test('an object store outage while a worker fetches the frozen video is retried, not a failed job', async (t) => {
+  const engine = fixedEngine();
+  const h = await startHarness(t, { storage: 's3', engine });
+  const storage = h.svc.storage;
+  const openFrozen = storage.openFrozen.bind(storage);
+  let outages = 1;
+  storage.openFrozen = async (jobId) => {
+    if (outages-- > 0) throw new StorageUnavailableError('S3 GetObject failed: socket hang up');
+    return openFrozen(jobId);
+  };
+  const { apiKey } = await h.createKey();
+  const done = await partnerFlow((m, p, o) => h.request(m, p, { key: apiKey, ...o }), 'bytes');
+  assert.equal(done.status, 'completed');
+  assert.equal(outages, -1, 'fetched again after the outage');
+});
 
 const kurrentdb = process.env.KURRENTDB_URL;
 

@@ -74,7 +74,7 @@ test('freeze copies the bytes for the job: a PUT after the claim does not change
 test('freeze of a spot with no bytes is 0, and nothing is frozen', async (t) => {
   const s = await storage(t);
   assert.equal(await s.freeze('h-empty', 'job-empty'), 0);
-  await assert.rejects(s.openFrozen('job-empty'), StorageUnavailableError);
+  await assert.rejects(s.openFrozen('job-empty'), /no frozen copy/);
 });
 
 test('discard deletes the spot bytes and discardFrozen the job copy; both tolerate a missing object', async (t) => {
@@ -84,7 +84,7 @@ test('discard deletes the spot bytes and discardFrozen the job copy; both tolera
   await s.discard('h-discard');
   assert.equal(await s.stat('h-discard'), 0);
   await s.discardFrozen('job-discard');
-  await assert.rejects(s.openFrozen('job-discard'), StorageUnavailableError);
+  await assert.rejects(s.openFrozen('job-discard'), /no frozen copy/);
   await s.discard('h-discard');
   await s.discardFrozen('job-discard');
 });
@@ -97,4 +97,5 @@ test('an unreachable S3 endpoint is StorageUnavailableError (storage_stat_unavai
   t.after(() => driver.close());
   await assert.rejects(driver.stat('h'), StorageUnavailableError);
   await assert.rejects(driver.freeze('h', 'j'), StorageUnavailableError);
+  await assert.rejects(driver.openFrozen('j'), StorageUnavailableError);
 });
