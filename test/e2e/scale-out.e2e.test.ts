@@ -92,7 +92,8 @@ test('two API nodes and two workers on one DATA_DIR: a worker killed mid-job los
     return { jobId: job.body.job_id as string, key, real };
   }
   // Real clips first, so both workers are busy analyzing when the kill comes.
-  const jobs = await Promise.all([...Array.from({ length: 4 }, (_, i) => submit(i, true)), ...Array.from({ length: 6 }, (_, i) => submit(4 + i, false))]);
+  const realJobs = await Promise.all(Array.from({ length: 4 }, (_, i) => submit(i, true)));
+  const jobs = [...realJobs, ...(await Promise.all(Array.from({ length: 6 }, (_, i) => submit(4 + i, false))))];
   const realIds = new Set(jobs.filter((j) => j.real).map((j) => j.jobId));
 
   // Kill the first worker while it holds a real clip's job that has no outcome yet.
