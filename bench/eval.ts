@@ -7,7 +7,10 @@ import { createPoseEngine } from '../src/analysis/index.js';
 
 export interface Label { file: string; exercise: string; reps: number; camera_angle?: string }
 
-export const videosDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'videos');
+/** ../shared/videos beside the repository; SHARED_VIDEOS_DIR overrides it. */
+export const videosDir = process.env.SHARED_VIDEOS_DIR
+  ? resolve(process.env.SHARED_VIDEOS_DIR)
+  : resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'videos');
 
 export function loadLabels(dir = videosDir): Label[] | null {
   const p = join(dir, 'labels.json');
