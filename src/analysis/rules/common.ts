@@ -36,10 +36,14 @@ export const kneeAngle = (f: FrameCtx, side?: Side) => sideAngle(f.p, 'hip', 'kn
 export const elbowAngle = (f: FrameCtx, side?: Side) => sideAngle(f.p, 'shoulder', 'elbow', 'wrist', side);
 export const hipAngle = (f: FrameCtx, side?: Side) => sideAngle(f.p, 'shoulder', 'hip', 'knee', side);
 
-/** Upright enough to be standing: rules out bending over to pick something up. */
-export function upright(f: FrameCtx, maxLeanDeg: number): boolean {
+/**
+ * Upright enough to be standing: rules out bending over to pick something up. With `unseenPasses`
+ * a torso the model cannot see (a barbell plate hiding the head and shoulders) does not veto a
+ * signal that is read from the legs alone.
+ */
+export function upright(f: FrameCtx, maxLeanDeg: number, unseenPasses = false): boolean {
   const lean = torsoLean(f);
-  return Number.isFinite(lean) && lean <= maxLeanDeg;
+  return Number.isFinite(lean) ? lean <= maxLeanDeg : unseenPasses;
 }
 
 /** Torso roughly horizontal in the image, or pointing at the camera (foreshortened). */

@@ -41,7 +41,7 @@ export const lunge: ExerciseDef = {
   signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
   progress: (f, cal) => legProgress(f, cal.standing!, 0.42, bentKneeProgress),
-  gate: (f) => upright(f, 50),
+  gate: (f) => upright(f, 50, true),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [
     {

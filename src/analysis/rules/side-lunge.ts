@@ -31,7 +31,7 @@ export const sideLunge: ExerciseDef = {
   signal: 'mean of the bending knee flexion and hip drop (relative to the standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
   progress: (f, cal) => legProgress(f, cal.standing!, 0.3, bentKneeProgress),
-  gate: (f) => upright(f, 55),
+  gate: (f) => upright(f, 55, true),
   gateDescription: 'torso within 55 deg of vertical',
   rules: [
     {

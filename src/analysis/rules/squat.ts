@@ -59,7 +59,7 @@ export const squat: ExerciseDef = {
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
   progress: (f, cal) => legProgress(f, cal.standing!, 0.45),
   // Bending over to pick up a weight drops the hips too, with the torso near horizontal.
-  gate: (f) => upright(f, 55),
+  gate: (f) => upright(f, 55, true),
   gateDescription: 'torso within 55 deg of vertical',
   rules: [
     {
