@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MalformedRequest } from '../commands/errors.js';
 import type { Service } from '../service.js';
 import { authenticate } from './auth.js';
-import { installErrorHandling, trackRoutes } from './errors.js';
+import { answerClientError, answerOutsideRoutes, installErrorHandling, send, trackRoutes } from './errors.js';
 import { exerciseRoutes } from './routes/exercises.js';
 import { identityRoutes } from './routes/identity.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -39,7 +39,13 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false } },
+    // Hostile or broken requests get the envelope too: refused by Node's parser, a path that is
+    // not valid percent-encoding, no Host header (Node would answer an empty 400).
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (err, _request, reply) => send(reply, err),
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  answerOutsideRoutes(app.server);
 
   const allowedMethods = trackRoutes(app);
   installErrorHandling(app, allowedMethods);

@@ -1,4 +1,6 @@
 // The one place where errors become SPEC's envelope and an HTTP status. 5xx never leak internals.
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, MalformedRequest, MethodNotAllowed, NotFound, PayloadTooLarge, StorageStatUnavailable, StoreUnavailable } from '../commands/errors.js';
 import { StoreUnavailableError } from '../events/store/port.js';
@@ -47,5 +49,29 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (path
       return send(reply, new MethodNotAllowed());
     }
     return send(reply, new NotFound());
+  });
+}
+
+/** The envelope written straight to a socket, for requests that never reach a route. */
+function writeRaw(socket: Duplex, err: unknown) {
+  const { status, code, message } = toEnvelope(err);
+  const body = JSON.stringify({ error: { code, message } });
+  if (!socket.writable) return void socket.destroy();
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** Requests Node's parser refuses (bad framing, NUL bytes, oversized headers) still get the envelope. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const statusCode = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  writeRaw(socket, { statusCode });
+}
+
+/** What Node would otherwise answer with an empty body or a dropped socket: CONNECT and unknown Expect values. */
+export function answerOutsideRoutes(server: Server) {
+  server.on('connect', (_req, socket: Duplex) => writeRaw(socket, new MethodNotAllowed()));
+  server.on('checkExpectation', (_req, res) => {
+    const { status, code, message } = toEnvelope({ statusCode: 417 });
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify({ error: { code, message } }));
   });
 }

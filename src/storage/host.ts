@@ -6,6 +6,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { answerClientError, answerOutsideRoutes } from '../http/errors.js';
 import type { DiskLayout } from './disk.js';
 import { verify } from './signing.js';
 
@@ -58,7 +59,12 @@ export function createStorageHost(deps: StorageHostDeps): Server {
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://storage.invalid');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://storage.invalid');
+    } catch {
+      return reply(res, 404, 'not_found', 'No such object.'); // not even a URL: a client error, not ours
+    }
     const match = /^\/uploads\/([A-Za-z0-9_-]{1,64})$/.exec(url.pathname);
     if (!match) return reply(res, 404, 'not_found', 'No such object.');
     if (req.method !== 'PUT') return reply(res, 405, 'method_not_allowed', 'Only PUT is allowed on an upload URL.', { allow: 'PUT' });
@@ -77,11 +83,15 @@ export function createStorageHost(deps: StorageHostDeps): Server {
     reply(res, 200);
   }
 
-  return createServer((req, res) => {
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     onRequest(req, res).catch((err: Error) => {
       deps.log.error({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code } }, 'storage host request failed');
       if (!res.headersSent) reply(res, 500, 'storage_error', 'The upload could not be stored.');
       else res.destroy();
     });
   });
+  // Requests refused before they reach onRequest get the envelope too.
+  server.on('clientError', answerClientError);
+  answerOutsideRoutes(server);
+  return server;
 }
