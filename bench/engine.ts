@@ -1,7 +1,7 @@
 // `npm run bench:engine`: decode-only vs full analysis per shared clip, real-time factor and peak
 // RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,16 @@ function runChild(mode: Measure['mode'], path: string, exercise: string): Measur
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measure;
 }
 
+/** The same measurement without blocking, so two can run at once (one job per core). */
+function runChildAsync(mode: Measure['mode'], path: string, exercise: string): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, ['--import', 'tsx', self, '--child', mode, path, exercise], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    c.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as Measure) : reject(new Error(`child exited ${code}`))));
+  });
+}
+
 async function main() {
   const labels = loadLabels();
   if (!labels) {
@@ -57,6 +67,12 @@ async function main() {
   }
   print(rows);
   console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)}; highest peak RSS ${peak.toFixed(0)} MB`);
+
+  // Two jobs at once on this machine's cores: each job's own real-time factor.
+  const pair = labels.slice(0, 2);
+  const both = await Promise.all(pair.map((l) => runChildAsync('analyze', join(videosDir, l.file), l.exercise)));
+  console.log(`\ntwo jobs in parallel: ` + both.map((m, i) => `${pair[i]!.file} RTF ${(m.videoMs / m.wallMs).toFixed(2)}`).join(', ') +
+    `; combined throughput ${(both.reduce((a, m) => a + m.videoMs, 0) / Math.max(...both.map((m) => m.wallMs))).toFixed(2)} video s per wall s`);
 
   // Long video: the largest clip looped (stream copy) to about ten minutes, in a temp dir.
   const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
