@@ -31,41 +31,46 @@ export interface KeyRow {
   updated_at: string;
 }
 
+// One fixed SQL text per change: apply runs for every event of a rebuild, so it builds no strings
+// and no closures per call.
+const SET = {
+  suspended: `status = CASE status WHEN 'revoked' THEN 'revoked' ELSE 'suspended' END`,
+  reinstated: `status = CASE status WHEN 'revoked' THEN 'revoked' ELSE 'active' END`,
+  revoked: `status = 'revoked'`,
+  limit: 'limit_n = ?',
+  hold: 'held = held + 1',
+  consume: 'held = held - 1, used = used + 1',
+  release: 'held = held - 1',
+};
+const UPDATE = Object.fromEntries(
+  Object.entries(SET).map(([k, sql]) => [k, `UPDATE keys SET ${sql}, updated_at = ? WHERE key_id = ?`]),
+) as Record<keyof typeof SET, string>;
+
 export function apply(db: Database.Database, e: RecordedEvent): void {
-  const keyId = keyIdOfStream(e.stream);
-  const set = (sql: string, ...args: unknown[]) =>
-    prepared(db, `UPDATE keys SET ${sql}, updated_at = ? WHERE key_id = ?`).run(...args, e.recordedAt, keyId);
   switch (e.type) {
     case 'KeyIssued': {
       const d = e.data;
       prepared(db,
         `INSERT OR IGNORE INTO keys (key_id, partner_id, partner_name, key_hash, status, limit_n, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
-      ).run(keyId, d.partnerId, d.partnerName, d.keyHash, d.limit, d.at, d.at);
+      ).run(keyIdOfStream(e.stream), d.partnerId, d.partnerName, d.keyHash, d.limit, d.at, d.at);
       return;
     }
     case 'KeySuspended':
-      set(`status = CASE status WHEN 'revoked' THEN 'revoked' ELSE 'suspended' END`);
-      return;
+      return void prepared(db, UPDATE.suspended).run(e.recordedAt, keyIdOfStream(e.stream));
     case 'KeyReinstated':
-      set(`status = CASE status WHEN 'revoked' THEN 'revoked' ELSE 'active' END`);
-      return;
+      return void prepared(db, UPDATE.reinstated).run(e.recordedAt, keyIdOfStream(e.stream));
     case 'KeyRevoked':
-      set(`status = 'revoked'`);
-      return;
+      return void prepared(db, UPDATE.revoked).run(e.recordedAt, keyIdOfStream(e.stream));
     case 'LimitSet':
-      set('limit_n = ?', e.data.limit);
-      return;
+      return void prepared(db, UPDATE.limit).run(e.data.limit, e.recordedAt, keyIdOfStream(e.stream));
     case 'JobQueued':
-      set('held = held + 1');
-      return;
+      return void prepared(db, UPDATE.hold).run(e.recordedAt, keyIdOfStream(e.stream));
     case 'JobCompleted':
     case 'JobFailed':
-      set('held = held - 1, used = used + 1');
-      return;
+      return void prepared(db, UPDATE.consume).run(e.recordedAt, keyIdOfStream(e.stream));
     case 'JobCancelled':
-      set('held = held - 1');
-      return;
+      return void prepared(db, UPDATE.release).run(e.recordedAt, keyIdOfStream(e.stream));
     default:
       return;
   }

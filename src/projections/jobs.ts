@@ -59,9 +59,20 @@ export interface JobRow {
 }
 
 
+// One fixed SQL text per change: apply runs for every event of a rebuild, so it builds no strings
+// and no closures per call.
+const SET = {
+  started: `status = 'processing', attempt = ?, worker = ?, lease_until = ?`,
+  extended: 'lease_until = ?',
+  completed: `status = 'completed', result = ?, engine_version = ?, lease_until = NULL`,
+  failed: `status = 'failed', error_code = ?, message = ?, retryable = ?, lease_until = NULL`,
+  cancelled: `status = 'cancelled', cancelled_by = ?, lease_until = NULL`,
+};
+const UPDATE = Object.fromEntries(
+  Object.entries(SET).map(([k, sql]) => [k, `UPDATE jobs SET ${sql}, updated_at = ? WHERE job_id = ?`]),
+) as Record<keyof typeof SET, string>;
+
 export function apply(db: Database.Database, e: RecordedEvent): void {
-  const update = (sql: string, jobId: string, at: string, ...args: unknown[]) =>
-    prepared(db, `UPDATE jobs SET ${sql}, updated_at = ? WHERE job_id = ?`).run(...args, at, jobId);
   switch (e.type) {
     case 'JobQueued': {
       const d = e.data;
@@ -73,28 +84,23 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
     }
     case 'JobStarted': {
       const d = e.data;
-      update(`status = 'processing', attempt = ?, worker = ?, lease_until = ?`, d.jobId, d.at, d.attempt, d.worker, d.leaseUntil);
-      return;
+      return void prepared(db, UPDATE.started).run(d.attempt, d.worker, d.leaseUntil, d.at, d.jobId);
     }
     case 'JobLeaseExtended': {
       const d = e.data;
-      update('lease_until = ?', d.jobId, d.at, d.leaseUntil);
-      return;
+      return void prepared(db, UPDATE.extended).run(d.leaseUntil, d.at, d.jobId);
     }
     case 'JobCompleted': {
       const d = e.data;
-      update(`status = 'completed', result = ?, engine_version = ?, lease_until = NULL`, d.jobId, d.at, JSON.stringify(d.result), d.engineVersion);
-      return;
+      return void prepared(db, UPDATE.completed).run(JSON.stringify(d.result), d.engineVersion, d.at, d.jobId);
     }
     case 'JobFailed': {
       const d = e.data;
-      update(`status = 'failed', error_code = ?, message = ?, retryable = ?, lease_until = NULL`, d.jobId, d.at, d.errorCode, d.message, d.retryable ? 1 : 0);
-      return;
+      return void prepared(db, UPDATE.failed).run(d.errorCode, d.message, d.retryable ? 1 : 0, d.at, d.jobId);
     }
     case 'JobCancelled': {
       const d = e.data;
-      update(`status = 'cancelled', cancelled_by = ?, lease_until = NULL`, d.jobId, d.at, d.by);
-      return;
+      return void prepared(db, UPDATE.cancelled).run(d.by, d.at, d.jobId);
     }
     default:
       return;

@@ -39,7 +39,9 @@ export interface RebuildReport {
 const FENCE_WHEN_BEHIND = 2_000;
 
 /** Events replayed between two yields to the event loop. */
-const ROUND = 20_000;
+const ROUND = 50_000;
+/** Events read per page while the file is not live. */
+const BULK_BATCH = 5_000;
 
 /**
  * The file is not live until the swap, so a crash mid-build loses nothing a rerun cannot redo: no
@@ -86,7 +88,10 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     // sharing this process keeps answering.
     let position = 0;
     do {
-      position = replayInto(source, target, { onBatch, maxEvents: ROUND });
+      // One transaction per round: each batch becomes a savepoint, so pages are written once per round.
+      target.exec('BEGIN');
+      position = replayInto(source, target, { onBatch, maxEvents: ROUND, batch: BULK_BATCH });
+      target.exec('COMMIT');
       await new Promise((r) => setImmediate(r));
     } while (source.lastPosition() - position > FENCE_WHEN_BEHIND);
     restore();

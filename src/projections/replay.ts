@@ -42,19 +42,19 @@ export const BATCH = 2_000;
 
 /**
  * Applies the events after the target's checkpoint up to `upTo` (default: the ledger's head when
- * called), at most `maxEvents` of them. Synchronous on purpose: the final catch-up of a rebuild runs inside the ledger's write
+ * called), at most `maxEvents` of them, `batch` events per transaction. Synchronous on purpose: the final catch-up of a rebuild runs inside the ledger's write
  * lock and must not yield to the event loop. Returns the target's new checkpoint.
  */
 export function replayInto(
   source: LedgerSource,
   target: Database.Database,
-  opts: { upTo?: number; maxEvents?: number; onBatch?: (done: number, upTo: number) => void } = {},
+  opts: { upTo?: number; maxEvents?: number; batch?: number; onBatch?: (done: number, upTo: number) => void } = {},
 ): number {
   const upTo = opts.upTo ?? source.lastPosition();
   let budget = opts.maxEvents ?? Infinity;
   let position = checkpointOf(target);
   while (budget > 0) {
-    const rows = source.page(position, upTo, Math.min(BATCH, budget));
+    const rows = source.page(position, upTo, Math.min(opts.batch ?? BATCH, budget));
     if (rows.length === 0) break;
     position = applyBatch(target, rows.map(toRecorded));
     budget -= rows.length;
