@@ -1,0 +1,150 @@
+// npm run bench:rebuild [-- --events N]: how fast `projections rebuild` replays the ledger, against a
+// raw better-sqlite3 scan of the same events table in the same run, and how long the API is
+// unavailable while a rebuild (the real CLI, another process) swaps the file under a loaded server.
+// Everything lives in a temp dir; nothing is written to the repo.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import { loadConfig } from '../src/config.js';
+import { decideKey } from '../src/commands/keys.js';
+import { buildApp } from '../src/http/app.js';
+import { hashApiKey, newApiKey, newKeyId } from '../src/ids.js';
+import { rebuild } from '../src/projections/rebuild.js';
+import { openService, paths } from '../src/service.js';
+import { writeLedger } from './ledger-fixture.js';
+
+const { values } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '2' }, keep: { type: 'boolean' } } });
+const EVENTS = Number(values.events);
+const RUNS = Number(values.runs);
+const dir = mkdtempSync(join(tmpdir(), 'rc-bench-rebuild-'));
+const files = paths(dir);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+function best<T extends { ms: number }>(runs: number, fn: () => T): T {
+  let winner: T | undefined;
+  for (let i = 0; i < runs; i++) {
+    const r = fn();
+    if (!winner || r.ms < winner.ms) winner = r;
+  }
+  return winner!;
+}
+
+try {
+  let t = Date.now();
+  const written = writeLedger(files.ledger, { events: EVENTS, keys: 2_000 });
+  log(`ledger: ${fmt(written)} events over 2,000 keys written in ${((Date.now() - t) / 1000).toFixed(1)} s (${dir})`);
+
+  // Baseline: the least any replay must do, read every row of the table in position order.
+  const raw = new Database(files.ledger, { readonly: true });
+  const scan = best(RUNS, () => {
+    const s = Date.now();
+    let bytes = 0;
+    for (const row of raw.prepare('SELECT * FROM events ORDER BY position').iterate() as IterableIterator<{ data: string }>) bytes += row.data.length;
+    return { ms: Date.now() - s, bytes };
+  });
+  const scanParse = best(RUNS, () => {
+    const s = Date.now();
+    let n = 0;
+    for (const row of raw.prepare('SELECT * FROM events ORDER BY position').iterate() as IterableIterator<{ data: string }>) n += JSON.parse(row.data) ? 1 : 0;
+    return { ms: Date.now() - s, n };
+  });
+  raw.close();
+
+  let rebuildMs = Infinity;
+  for (let i = 0; i < RUNS; i++) {
+    const r = await rebuild({ ledgerPath: files.ledger, readModelsPath: files.readModels });
+    rebuildMs = Math.min(rebuildMs, r.elapsedMs);
+  }
+  const perSecond = (ms: number) => (written * 1000) / ms;
+  log('');
+  log(`raw scan (SELECT * ... ORDER BY position):        ${fmt(perSecond(scan.ms))} events/s  (${scan.ms} ms)`);
+  log(`raw scan + JSON.parse of every event:              ${fmt(perSecond(scanParse.ms))} events/s  (${scanParse.ms} ms)`);
+  log(`projections rebuild (replay + 3 read models):      ${fmt(perSecond(rebuildMs))} events/s  (${rebuildMs} ms, best of ${RUNS})`);
+  log(`ratio rebuild / raw scan:                          ${(scan.ms / rebuildMs).toFixed(2)}   (aim >= 0.5)`);
+  log(`ratio rebuild / raw scan + parse:                  ${(scanParse.ms / rebuildMs).toFixed(2)}`);
+
+  // Availability: a server in this process under a read + write load while the real CLI rebuilds.
+  const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', SPOTS_PER_WINDOW: '100000000', WORKER_CONCURRENCY: '0' });
+  const svc = await openService(config);
+  const app = await buildApp(svc, { wakeRunner: () => undefined });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const apiKey = newApiKey();
+  const keyId = newKeyId();
+  await svc.ledger.handle(keyId, (s) => decideKey({ type: 'IssueKey', keyId, partnerId: 'p_bench', partnerName: 'Bench', keyHash: hashApiKey(apiKey), limit: null, now: new Date().toISOString() }, s));
+  const headers = { authorization: `Bearer ${apiKey}` };
+
+  type Sample = { start: number; end: number; ok: boolean; write: boolean };
+  const samples: Sample[] = [];
+  let running = true;
+  const loop = async (method: string, path: string, write: boolean) => {
+    while (running) {
+      const start = performance.now();
+      let ok = false;
+      try {
+        const res = await fetch(base + path, { method, headers });
+        await res.arrayBuffer();
+        ok = res.status === 200 || res.status === 201;
+      } catch {
+        ok = false;
+      }
+      samples.push({ start, end: performance.now(), ok, write });
+    }
+  };
+  const startLoad = () => {
+    running = true;
+    return [...Array.from({ length: 6 }, () => loop('GET', '/v1/identity', false)), loop('GET', '/v1/jobs', false), loop('POST', '/v1/uploads', true)];
+  };
+  const summarize = (from: number, to: number) => {
+    const inWindow = samples.filter((s) => s.start >= from && s.end <= to);
+    const ends = inWindow.filter((s) => s.ok).map((s) => s.end).sort((a, b) => a - b);
+    let gap = 0;
+    for (let i = 1; i < ends.length; i++) gap = Math.max(gap, ends[i]! - ends[i - 1]!);
+    const lat = (w: boolean) => inWindow.filter((s) => s.write === w).map((s) => s.end - s.start).sort((a, b) => a - b);
+    const p = (xs: number[], q: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!.toFixed(1) : '-');
+    const reads = lat(false);
+    const writes = lat(true);
+    return { requests: inWindow.length, failed: inWindow.filter((s) => !s.ok).length, gap: gap.toFixed(1), readP99: p(reads, 0.99), readMax: p(reads, 1), writeP99: p(writes, 0.99), writeMax: p(writes, 1) };
+  };
+
+  // The same load without a rebuild first, for comparison.
+  let load = startLoad();
+  const quietFrom = performance.now();
+  await new Promise((r) => setTimeout(r, 3000));
+  const quietTo = performance.now();
+  running = false;
+  await Promise.all(load);
+
+  load = startLoad();
+  const busyFrom = performance.now();
+  const cli = await new Promise<{ code: number; stdout: string }>((resolve) =>
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'projections', 'rebuild'], { env: { ...process.env, DATA_DIR: dir } }, (err, stdout) =>
+      resolve({ code: err ? 1 : 0, stdout }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  const busyTo = performance.now();
+  running = false;
+  await Promise.all(load);
+  const report = JSON.parse(cli.stdout.trim().split('\n').pop() ?? '{}');
+  const quiet = summarize(quietFrom, quietTo);
+  const busy = summarize(busyFrom, busyTo);
+  await app.close();
+  await svc.close();
+
+  log('');
+  log(`API during a rebuild by the real CLI (another process), 6 identity readers + 1 list reader + 1 minting writer:`);
+  log(`  exit ${cli.code}; rebuild ${fmt(report.events_per_s)} events/s under load; swap fence held the ledger write lock ${report.fence_ms} ms`);
+  log(`  ${''.padEnd(20)}requests  failed  longest gap between answers  read p99/max ms  write p99/max ms`);
+  for (const [name, s] of [['no rebuild (3 s)', quiet], ['during rebuild', busy]] as const) {
+    log(`  ${name.padEnd(20)}${String(s.requests).padStart(8)}  ${String(s.failed).padStart(6)}  ${`${s.gap} ms`.padStart(27)}  ${`${s.readP99}/${s.readMax}`.padStart(15)}  ${`${s.writeP99}/${s.writeMax}`.padStart(16)}`);
+  }
+  log(`  unavailable during the swap: ${busy.failed === 0 ? 'none (no failed request)' : `${busy.failed} failed requests`}`);
+} finally {
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}
