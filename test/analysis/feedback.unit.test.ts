@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { Value } from '@sinclair/typebox/value';
 import { AnalysisResultSchema } from '../../src/analysis/result.js';
 import { overallFeedback, patternOf, qualityScore, toRepetitions, type JudgedRep, type SetContext } from '../../src/analysis/feedback.js';
@@ -93,4 +94,14 @@ test('the pipeline counts synthetic glute bridges against the resting hip angle 
   assert.equal(full.filter((r) => r.is_valid_rep).length, 3); // the fourth is cut off at 10 s
   const half = analyzePoses(bridge, series(10, 10, (t) => sideBridge(0.45 * cycle(t, 2, 1))), 10).result.repetitions;
   assert.equal(half.filter((r) => r.is_valid_rep).length, 0);
+});
+
+test('any pose series, however noisy, gives a schema-valid result for every exercise (property)', () => {
+  const kp = fc.record({ x: fc.double({ min: -50, max: 700, noNaN: true }), y: fc.double({ min: -50, max: 700, noNaN: true }), score: fc.double({ min: 0, max: 1, noNaN: true }) });
+  const frames = fc.array(fc.array(kp, { minLength: 17, maxLength: 17 }), { maxLength: 60 });
+  fc.assert(fc.property(frames, fc.constantFrom(...exercises), (kps, def) => {
+    const poses = kps.map((k, i) => ({ timeMs: i * 100, width: 640, height: 640, keypoints: k }));
+    const { result } = analyzePoses(def, poses, 10);
+    assert.ok(Value.Check(AnalysisResultSchema, result), JSON.stringify([...Value.Errors(AnalysisResultSchema, result)].slice(0, 2)));
+  }), { numRuns: 200 });
 });
