@@ -1,6 +1,7 @@
 // Shared start-up for the processes: config validated once, a bad value stops the boot with a
 // message naming it; SIGINT/SIGTERM close everything gracefully.
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { openService, type Service } from './service.js';
 
 export function loadConfigOrExit(): Config {
   try {
@@ -30,4 +31,14 @@ export function onShutdown(close: () => Promise<void>) {
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+}
+
+/** Opens the stores, or stops the boot with one line saying which could not be reached. */
+export async function openServiceOrExit(config: Config): Promise<Service> {
+  try {
+    return await openService(config);
+  } catch (err) {
+    process.stderr.write(`cannot open the service's stores (EVENT_STORE=${config.eventStore}, STORAGE_DRIVER=${config.storageDriver}, DATA_DIR=${config.dataDir}): ${(err as Error).message}\n`);
+    process.exit(1);
+  }
 }

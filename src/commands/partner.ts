@@ -20,6 +20,18 @@ import { decideJob, needsBytes, type PastSpot } from './jobs.js';
 import type { KeyState } from './state.js';
 import { decideUpload } from './uploads.js';
 
+/**
+ * Reads a row from the read models; on a miss, catches the projections up once and reads again.
+ * With KurrentDB each node follows the ledger on its own, so a GET on one node right after a 201
+ * from another could otherwise miss the job.
+ */
+export async function readFresh<T>(svc: Service, read: () => T | undefined): Promise<T | undefined> {
+  const row = read();
+  if (row !== undefined) return row;
+  await svc.projector.catchUp();
+  return read();
+}
+
 /** Storage failures become the SPEC's 503 storage_stat_unavailable. */
 async function fromStorage<T>(op: () => Promise<T>): Promise<T> {
   try {
@@ -58,7 +70,7 @@ export async function recordUpload(svc: Service, keyId: string, handle: string, 
 }
 
 export async function uploadStatus(svc: Service, keyId: string, handle: string) {
-  const row = uploadByHandle(svc.readDb(), handle);
+  const row = await readFresh(svc, () => uploadByHandle(svc.readDb(), handle));
   if (!row || row.key_id !== keyId) throw new UploadNotFound();
   let state = visibleState(row, svc.clock());
   if (state === 'minted') {
@@ -124,7 +136,7 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
 }
 
 export async function cancelJob(svc: Service, jobId: string, by: { partner: string } | 'operator') {
-  const row = jobById(svc.readDb(), jobId);
+  const row = await readFresh(svc, () => jobById(svc.readDb(), jobId));
   if (!row || (by !== 'operator' && row.key_id !== by.partner)) throw new JobNotFound();
   const now = svc.clock().toISOString();
   // A job leaves the decision state only when it is terminal, and the read model knows it: finished.

@@ -2,17 +2,16 @@
 // runner (WORKER_CONCURRENCY, 0 = API only) and the spot sweeper, all over DATA_DIR.
 import type { Server } from 'node:http';
 import { once } from 'node:events';
-import { loadConfigOrExit, onShutdown } from '../boot.js';
+import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { storageCallbacks } from '../commands/partner.js';
 import { defaultEngine } from '../runner/engine.js';
 import { startRunner } from '../runner/runner.js';
 import { startSweeper } from '../runner/sweeper.js';
-import { openService } from '../service.js';
 import { createStorageHost } from '../storage/host.js';
 import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();
-const svc = await openService(config);
+const svc = await openServiceOrExit(config);
 const engine = await defaultEngine();
 let runner: ReturnType<typeof startRunner> | undefined;
 const app = await buildApp(svc, { logger: { level: config.logLevel }, wakeRunner: () => runner?.wake() });

@@ -1,13 +1,12 @@
 // `npm run worker`: only the job runner, for scaling analysis out to more processes or machines.
 import pino from 'pino';
-import { loadConfigOrExit, onShutdown } from '../boot.js';
-import { openService } from '../service.js';
+import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { defaultEngine } from './engine.js';
 import { startRunner } from './runner.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
-const svc = await openService(config);
+const svc = await openServiceOrExit(config);
 const runner = startRunner(svc, await defaultEngine(), {
   concurrency: Math.max(1, config.workerConcurrency),
   leaseSeconds: config.jobLeaseSeconds,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cancelJob, submitJob } from '../../commands/partner.js';
+import { cancelJob, readFresh, submitJob } from '../../commands/partner.js';
 import { JobNotFound, MalformedRequest } from '../../commands/errors.js';
 import { jobById, listJobs, type JobRow } from '../../projections/jobs.js';
 import type { Service } from '../../service.js';
@@ -42,7 +42,7 @@ export const jobRoutes =
     });
 
     app.get('/v1/jobs/:job_id', { schema: { params: JobParams, response: { 200: Job, ...errorResponses(401, 404, 503) } } }, async (request) => {
-      const row = jobById(svc.readDb(), request.params.job_id);
+      const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
       if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
       return present(row);
     });
