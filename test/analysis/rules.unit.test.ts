@@ -42,6 +42,16 @@ test('squat knee valgus (front view): knees caving inside the ankles is flagged,
   assert.equal(caving!.evidence, 10);
 });
 
+test('squat knee valgus (front view): a single knee caving inside its foot is flagged', () => {
+  const oneKnee = (u: number) => {
+    const kps = frontSquatter(u);
+    kps[13] = { ...kps[13]!, x: kps[13]!.x - 18 * u }; // left knee 15% of a shin inside its ankle
+    return kps;
+  };
+  const r = rule(squat, 'squat-knee-valgus').check(repOf(oneKnee, 'front'));
+  assert.ok(r && /One knee/.test(r.description), r?.description);
+});
+
 test('squat torso lean beyond 45 deg is flagged, an upright squat is a strength', () => {
   assert.equal(rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 30 * u }), 'side')), null);
   const lean = rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 58 * u }), 'side'));

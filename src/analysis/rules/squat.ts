@@ -27,12 +27,31 @@ export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, 
   return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
 }
 
-/** Knees closer together than the ankles at the bottom (front view): valgus collapse. */
+/** Knee spread over ankle spread (front view); below 1 the knees sit inside the feet. */
 export function kneeToAnkleWidth(f: FrameCtx): number {
   const lk = f.p[KP.leftKnee]!, rk = f.p[KP.rightKnee]!, la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
   if (Math.min(lk.score, rk.score, la.score, ra.score) < VISIBLE) return NaN;
   const ankles = Math.abs(la.x - ra.x);
   return ankles > 0 ? Math.abs(lk.x - rk.x) / ankles : NaN;
+}
+
+/**
+ * How far the more collapsed knee sits inside its own ankle, toward the midline, in shin lengths
+ * (front view). Per leg, so a single knee caving in is caught even when the other tracks well.
+ */
+export function kneeCollapse(f: FrameCtx): number {
+  const legs = [[KP.leftKnee, KP.leftAnkle], [KP.rightKnee, KP.rightAnkle]] as const;
+  const ankles = legs.map(([, a]) => f.p[a]!);
+  if (ankles.some((a) => a.score < VISIBLE)) return NaN;
+  const midX = (ankles[0]!.x + ankles[1]!.x) / 2;
+  const v = legs.map(([k, a]) => {
+    const knee = f.p[k]!, ankle = f.p[a]!;
+    if (knee.score < VISIBLE) return NaN;
+    const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
+    const inward = Math.sign(midX - ankle.x) || 1;
+    return shin > 0 ? ((knee.x - ankle.x) * inward) / shin : NaN;
+  }).filter(Number.isFinite);
+  return v.length ? Math.max(...v) : NaN;
 }
 
 /** How far the ankles rose above their height at the start of the rep, in leg lengths. */
@@ -82,10 +101,18 @@ export const squat: ExerciseDef = {
       correction: 'Push the knees out over the toes on the way down and up; keep the weight across the whole foot.',
       views: ['front'],
       check(rep) {
-        const { value, index } = extreme(rep, (f) => (kneeProgress(f) > 0.3 ? kneeToAnkleWidth(f) : NaN), 'min');
-        if (!Number.isFinite(value)) return undefined;
-        if (value >= 0.85) return null;
-        return { severity: grade(0.85 - value, 0.1, 0.25), evidence: index, description: `The knees came in to ${round(value * 100)}% of the ankle width (valgus).` };
+        // Judged in the lower half of the rep, where valgus happens and the knees bear the load.
+        const low = (f: FrameCtx) => kneeProgress(f) > 0.3 || hipHeight(f) < 0.8;
+        const width = extreme(rep, (f) => (low(f) ? kneeToAnkleWidth(f) : NaN), 'min');
+        const inside = extreme(rep, (f) => (low(f) ? kneeCollapse(f) : NaN), 'max');
+        if (!Number.isFinite(width.value) && !Number.isFinite(inside.value)) return undefined;
+        if (width.value < 0.85) {
+          return { severity: grade(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` };
+        }
+        if (inside.value > 0.12) {
+          return { severity: grade(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` };
+        }
+        return null;
       },
       strength: { category: 'alignment', name: 'Knees track the toes', description: 'Knees stayed out over the feet.' },
     },
