@@ -97,6 +97,8 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     restore();
     position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');
+    // The bulk phase wrote without fsync: make the whole file durable before anyone can open it.
+    fsyncFile(file);
     const fenceStarted = Date.now();
     const src = source;
     const tgt = target;
@@ -158,8 +160,10 @@ function removeLeftovers(livePath: string): void {
   }
 }
 
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
+const fsyncDir = (dir: string) => fsyncFile(dir);
+
+function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
   } finally {
