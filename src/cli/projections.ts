@@ -1,5 +1,6 @@
 // `admin projections rebuild|verify`: rebuild the read models from the ledger while the API serves,
 // or check that the live ones are what a replay gives.
+import { existsSync } from 'node:fs';
 import { OperatorError } from '../commands/errors.js';
 import { rebuild } from '../projections/rebuild.js';
 import { verify } from '../projections/verify.js';
@@ -12,6 +13,7 @@ function sqliteFiles(config: Config) {
   // KurrentDB nodes keep their read models in SQLite too, but replay from the server, not a file.
   if (config.eventStore !== 'sqlite') throw new OperatorError(`projections commands read the SQLite ledger; EVENT_STORE=${config.eventStore} is not supported yet`);
   const files = paths(config.dataDir);
+  if (!existsSync(files.ledger)) throw new OperatorError(`no ledger at ${files.ledger} (is DATA_DIR right?)`);
   return { ledgerPath: files.ledger, readModelsPath: files.readModels, busyTimeoutMs: config.storeBusyTimeoutMs };
 }
 
@@ -41,7 +43,9 @@ export const projections: Record<string, Command> = {
     async run({ values, config, out }) {
       const format = (values.format as string | undefined) ?? 'text';
       if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`);
-      const report = await verify(sqliteFiles(config()));
+      const files = sqliteFiles(config());
+      if (!existsSync(files.readModelsPath)) throw new OperatorError(`no read models at ${files.readModelsPath}; run \`projections rebuild\``);
+      const report = await verify(files);
       const same = report.differenceCount === 0 && report.schema.length === 0;
       if (format === 'json') printJson(out, { identical: same, ...report });
       else {
