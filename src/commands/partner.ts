@@ -91,6 +91,9 @@ function knownExercise(svc: Service, exerciseId: string): boolean {
   }
 }
 
+/** The read models have not yet projected a claim or expiry that the ledger already holds. */
+class ReadModelBehind extends Error {}
+
 /** What the read models say of a spot that is no longer live in the key's decision state. */
 function pastSpot(svc: Service, keyId: string, handle: string): PastSpot | undefined {
   const row = uploadByHandle(svc.readDb(), handle);
@@ -112,19 +115,30 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
 
   let past: PastSpot | undefined;
   const decide = (s: KeyState) => {
+    // The spot left the state while we worked (another process claimed or expired it): until our
+    // read model shows that, pastSpot's answer would be wrong (410 for a same-exercise resubmission).
+    const settled = () => ['claimed', 'expired'].includes(uploadByHandle(svc.readDb(), handle)?.state ?? '');
+    if (!s.spots[handle] && state.spots[handle] && !settled()) throw new ReadModelBehind();
     past = s.spots[handle] ? undefined : pastSpot(svc, keyId, handle);
     return decideJob({ type: 'SubmitJob', handle, exerciseId, jobId, size, past, now }, s);
   };
   let accepted: boolean;
-  try {
-    accepted = (await svc.ledger.handle(keyId, decide)).events.length > 0;
-  } catch (err) {
-    await discardCopy();
-    if (err instanceof DomainError) throw err;
-    // The bytes are frozen but the claim may or may not be on disk: SPEC's internal_error.
-    if (size > 0) throw new InternalError();
-    if (err instanceof StoreUnavailableError) throw new StoreUnavailable();
-    throw err;
+  for (;;) {
+    try {
+      accepted = (await svc.ledger.handle(keyId, decide)).events.length > 0;
+      break;
+    } catch (err) {
+      if (err instanceof ReadModelBehind) {
+        await svc.projector.catchUp();
+        continue;
+      }
+      await discardCopy();
+      if (err instanceof DomainError) throw err;
+      // The bytes are frozen but the claim may or may not be on disk: SPEC's internal_error.
+      if (size > 0) throw new InternalError();
+      if (err instanceof StoreUnavailableError) throw new StoreUnavailable();
+      throw err;
+    }
   }
   if (!accepted) {
     await discardCopy();

@@ -7,11 +7,13 @@ import { VideoProcessingError, type AnalysisEngine } from '../../src/analysis/en
 import { JobAlreadyStarted, UsageLimitExceeded } from '../../src/commands/errors.js';
 import { createLedger } from '../../src/commands/handle.js';
 import { decideJob } from '../../src/commands/jobs.js';
+import { submitJob } from '../../src/commands/partner.js';
 import { remaining, type KeyState } from '../../src/commands/state.js';
 import { ledgerStream, type LedgerEvent } from '../../src/events/ledger.js';
 import type { EventStore } from '../../src/events/store/port.js';
 import { SqliteEventStore } from '../../src/events/store/sqlite.js';
 import { startRunner } from '../../src/runner/runner.js';
+import { openService, type Service } from '../../src/service.js';
 import { silentLog, startHarness } from '../support/harness.js';
 import { budget, fcParams, tally } from './support/budget.js';
 
@@ -243,4 +245,49 @@ test("a cancel racing the job's start ends in (cancelled, 200) or (processing, 4
   assert.equal(identity.body.usage.used, seen.started, 'every started job ran the engine and counts as used; cancelled ones do not');
   t.diagnostic(`outcomes: ${JSON.stringify(seen)}`);
   counts.add({ sequences: 1, steps: rounds });
+});
+
+test('two API nodes on one DATA_DIR: a submission that loses its handle to the same submission on the other node answers the original job (SPEC: POST /v1/jobs rule 1)', async (t) => {
+  const h = await startHarness(t);
+  const { apiKey, keyId } = await h.createKey({ limit: null });
+  const rounds = budget(3, 20);
+  for (let i = 0; i < rounds; i++) {
+    const handle = await h.upload(apiKey);
+    // Node B: a second process over the same files; its append waits until node A's claim is in.
+    const nodeB = await openService(h.config, h.svc.clock);
+    let release!: () => void;
+    let reachedAppend!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const atAppend = new Promise<void>((r) => (reachedAppend = r));
+    const store = nodeB.store;
+    const gated: EventStore = {
+      append: async (...args) => {
+        reachedAppend();
+        await gate;
+        return store.append(...args);
+      },
+      readStream: (...args) => store.readStream(...args),
+      readAll: (...args) => store.readAll(...args),
+      lastPosition: () => store.lastPosition(),
+      close: () => store.close(),
+    };
+    const svcB: Service = { ...nodeB, ledger: createLedger(gated, () => nodeB.projector.catchUp()) };
+    // Node A appends the claim and has not projected it yet (slow, or killed right after the append).
+    const svcA: Service = { ...h.svc, ledger: createLedger(h.svc.store) };
+    try {
+      const b = submitJob(svcB, keyId, handle, 'squat').then((v) => v, (err: unknown) => err);
+      await atAppend;
+      const a = await submitJob(svcA, keyId, handle, 'squat');
+      assert.equal(a.created, true);
+      release();
+      const outcome = await b;
+      assert.deepEqual(outcome, { job_id: a.job_id, status: 'queued', created: false }, `node B answered ${String((outcome as Error).name ?? JSON.stringify(outcome))}`);
+      const jobs = await h.request('GET', '/v1/jobs', { key: apiKey });
+      assert.equal(jobs.body.jobs.filter((j: { job_id: string }) => j.job_id === a.job_id).length, 1);
+    } finally {
+      release();
+      await nodeB.close();
+    }
+  }
+  counts.add({ sequences: rounds, steps: rounds * 2 });
 });
