@@ -32,7 +32,7 @@ export interface DecodeOptions {
   maxSide: number;
 }
 
-export const defaultDecodeOptions: DecodeOptions = { fps: 10, maxSide: 480 };
+export const defaultDecodeOptions: DecodeOptions = { fps: 10, maxSide: 960 };
 
 interface ProbeStream {
   codec_type?: string;
@@ -118,21 +118,24 @@ export async function* decodeFrames(
   signal?.addEventListener('abort', onAbort, { once: true });
 
   const frameBytes = width * height * 3;
-  let pending: Buffer[] = [];
-  let pendingLen = 0;
+  // Pipe chunks are copied straight into the frame being filled: one copy per byte, no concat.
+  let rgb = new Uint8Array(frameBytes);
+  let filled = 0;
   let index = 0;
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      pending.push(chunk);
-      pendingLen += chunk.length;
-      while (pendingLen >= frameBytes) {
-        const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingLen);
-        const rgb = new Uint8Array(all.subarray(0, frameBytes));
-        const rest = all.subarray(frameBytes);
-        pending = rest.length > 0 ? [Buffer.from(rest)] : [];
-        pendingLen = rest.length;
-        yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb };
-        index++;
+      let offset = 0;
+      while (offset < chunk.length) {
+        const n = Math.min(frameBytes - filled, chunk.length - offset);
+        rgb.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === frameBytes) {
+          yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb };
+          index++;
+          rgb = new Uint8Array(frameBytes);
+          filled = 0;
+        }
       }
     }
     const code = await exited;

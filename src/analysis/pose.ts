@@ -82,12 +82,41 @@ export function meanScore(kps: Keypoint[]): number {
   return kps.reduce((a, k) => a + k.score, 0) / kps.length;
 }
 
-/** Runs MoveNet on one crop of a frame image tensor; keypoints come back in frame pixels. */
-function runOnCrop(model: GraphModel, image: tf.Tensor4D, frame: Frame, crop: Crop): Keypoint[] {
+/**
+ * Bilinear crop-and-resize of packed RGB into the model's int32 input, with the same sampling
+ * grid as tf.image.cropAndResize and black outside the frame. Done in JS on the 192x192 output
+ * only, so the cost does not grow with the decoded frame size (the whole frame is never
+ * converted or uploaded).
+ */
+export function cropResize(frame: Frame, crop: Crop, size: number, out: Int32Array<ArrayBuffer> = new Int32Array(size * size * 3)): Int32Array<ArrayBuffer> {
+  const { width: W, height: H, rgb } = frame;
+  const sy = size > 1 ? ((crop.yMax - crop.yMin) * (H - 1)) / (size - 1) : 0;
+  const sx = size > 1 ? ((crop.xMax - crop.xMin) * (W - 1)) / (size - 1) : 0;
+  let o = 0;
+  for (let oy = 0; oy < size; oy++) {
+    const y = crop.yMin * (H - 1) + oy * sy;
+    if (y < 0 || y > H - 1) { out.fill(0, o, o + size * 3); o += size * 3; continue; }
+    const y0 = Math.floor(y), y1 = Math.min(H - 1, y0 + 1), fy = y - y0;
+    for (let ox = 0; ox < size; ox++, o += 3) {
+      const x = crop.xMin * (W - 1) + ox * sx;
+      if (x < 0 || x > W - 1) { out[o] = out[o + 1] = out[o + 2] = 0; continue; }
+      const x0 = Math.floor(x), x1 = Math.min(W - 1, x0 + 1), fx = x - x0;
+      const a = (y0 * W + x0) * 3, b = (y0 * W + x1) * 3, c = (y1 * W + x0) * 3, d = (y1 * W + x1) * 3;
+      for (let ch = 0; ch < 3; ch++) {
+        const top = rgb[a + ch]! + (rgb[b + ch]! - rgb[a + ch]!) * fx;
+        const bottom = rgb[c + ch]! + (rgb[d + ch]! - rgb[c + ch]!) * fx;
+        out[o + ch] = Math.trunc(top + (bottom - top) * fy);
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs MoveNet on one crop of a frame; keypoints come back in frame pixels. */
+function runOnCrop(model: GraphModel, frame: Frame, crop: Crop, input: Int32Array<ArrayBuffer>): Keypoint[] {
+  cropResize(frame, crop, inputSize, input);
   const raw = tf.tidy(() => {
-    const box = tf.tensor2d([[crop.yMin, crop.xMin, crop.yMax, crop.xMax]]);
-    const patch = tf.image.cropAndResize(image, box, [0], [inputSize, inputSize], 'bilinear', 0);
-    const out = model.execute(tf.cast(patch, 'int32')) as tf.Tensor;
+    const out = model.execute(tf.tensor4d(input, [1, inputSize, inputSize, 3], 'int32')) as tf.Tensor;
     return out.dataSync();
   });
   const kps: Keypoint[] = [];
@@ -107,28 +136,21 @@ function runOnCrop(model: GraphModel, image: tf.Tensor4D, frame: Frame, crop: Cr
 export function createPoseTracker(model: GraphModel) {
   let crop: Crop | null = null;
   let lostFrames = 0;
-  // One float buffer reused for every frame: the tensor copies it, so no per-frame garbage.
-  let floats = new Float32Array(0);
+  // One model-input buffer reused for every crop: the tensor copies it.
+  const input = new Int32Array(inputSize * inputSize * 3);
   return function estimate(frame: Frame): PoseFrame {
-    if (floats.length !== frame.rgb.length) floats = new Float32Array(frame.rgb.length);
-    for (let i = 0; i < floats.length; i++) floats[i] = frame.rgb[i]!;
-    const image = tf.tensor4d(floats, [1, frame.height, frame.width, 3]);
-    try {
-      let kps = runOnCrop(model, image, frame, crop ?? fullFrameCrop(frame.width, frame.height));
-      if (!torsoVisible(kps) && (crop !== null || lostFrames % 5 === 0)) {
-        // Lost: retry the letterboxed frame and the sliding squares, keep the most confident.
-        const candidates = [fullFrameCrop(frame.width, frame.height), ...searchCrops(frame.width, frame.height)];
-        for (const c of candidates) {
-          const alt = runOnCrop(model, image, frame, c);
-          if (meanScore(alt) > meanScore(kps)) kps = alt;
-        }
+    let kps = runOnCrop(model, frame, crop ?? fullFrameCrop(frame.width, frame.height), input);
+    if (!torsoVisible(kps) && (crop !== null || lostFrames % 5 === 0)) {
+      // Lost: retry the letterboxed frame and the sliding squares, keep the most confident.
+      const candidates = [fullFrameCrop(frame.width, frame.height), ...searchCrops(frame.width, frame.height)];
+      for (const c of candidates) {
+        const alt = runOnCrop(model, frame, c, input);
+        if (meanScore(alt) > meanScore(kps)) kps = alt;
       }
-      const next = cropAround(kps, frame.width, frame.height);
-      lostFrames = next ? 0 : lostFrames + 1;
-      crop = next;
-      return { timeMs: frame.timeMs, width: frame.width, height: frame.height, keypoints: kps };
-    } finally {
-      image.dispose();
     }
+    const next = cropAround(kps, frame.width, frame.height);
+    lostFrames = next ? 0 : lostFrames + 1;
+    crop = next;
+    return { timeMs: frame.timeMs, width: frame.width, height: frame.height, keypoints: kps };
   };
 }
