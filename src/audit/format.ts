@@ -1,5 +1,6 @@
 // How an audit report is printed: a table for a person, CSV for a spreadsheet, JSON for a program.
-import type { AuditReport, Difference, Movement } from './replay.js';
+import type { Difference } from './compare.js';
+import type { AuditReport, Movement } from './replay.js';
 
 export interface AuditHeader {
   keyId: string;

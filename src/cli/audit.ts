@@ -1,5 +1,6 @@
 // `admin audit KEY_ID` and `admin events export KEY_ID`: the auditor's commands.
-import { audit, compareWithReadModel, type AuditReport, type Difference } from '../audit/replay.js';
+import { compareWithReadModel, type Difference } from '../audit/compare.js';
+import { audit, type AuditReport } from '../audit/replay.js';
 import { summaryLines, toCsv, toJson, toTable } from '../audit/format.js';
 import { OperatorError } from '../commands/errors.js';
 import { ledgerStream } from '../events/ledger.js';

@@ -11,11 +11,12 @@
 // the last catch-up but before the rename would be missing from the new file until someone caught
 // it up, and a reader could see it vanish (a stale read). Under the lock nothing is appended;
 // appenders wait a few milliseconds (busy timeout), readers never wait.
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openReadModels } from './runner.js';
+import { fsyncFile, isLive, removeDb, removeLeftovers, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
+
+export { RebuildBusyError } from './generations.js';
 
 export interface RebuildOptions {
   ledgerPath: string;
@@ -122,89 +123,5 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     target?.close();
     source?.close();
     lock.release();
-  }
-}
-
-/** Atomically points the live path at `file` and drops the generation it pointed at before. */
-function swapIn(livePath: string, file: string): void {
-  const previous = currentGeneration(livePath);
-  const link = `${livePath}.swap-${process.pid}`;
-  rmSync(link, { force: true });
-  symlinkSync(basename(file), link);
-  renameSync(link, livePath);
-  fsyncDir(dirname(livePath));
-  // Servers still holding the previous file keep their open descriptors; nobody opens it again.
-  if (previous && previous !== file) removeDb(previous);
-}
-
-function currentGeneration(livePath: string): string | undefined {
-  const st = lstatSync(livePath, { throwIfNoEntry: false });
-  return st?.isSymbolicLink() ? join(dirname(livePath), readlinkSync(livePath)) : undefined;
-}
-
-const isLive = (livePath: string, file: string) => currentGeneration(livePath) === file;
-
-function removeDb(file: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
-}
-
-/** Files of rebuilds that crashed before their swap; the lock says no other rebuild is running. */
-function removeLeftovers(livePath: string): void {
-  const dir = dirname(livePath);
-  const live = currentGeneration(livePath);
-  const prefix = `${basename(livePath)}.rebuild-`;
-  for (const name of readdirSync(dir)) {
-    if (!name.startsWith(prefix) || name.endsWith('.lock')) continue;
-    const base = join(dir, name.replace(/-(wal|shm|journal)$/, ''));
-    if (base !== live) rmSync(join(dir, name), { force: true });
-  }
-}
-
-const fsyncDir = (dir: string) => fsyncFile(dir);
-
-function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export class RebuildBusyError extends Error {
-  override name = 'RebuildBusyError';
-}
-
-/** One rebuild at a time per DATA_DIR; a lock left by a dead process is taken over. */
-function takeRebuildLock(livePath: string): { release(): void } {
-  const path = `${livePath}.rebuild.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
-      return { release: () => rmSync(path, { force: true }) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number(readFileSafe(path));
-      if (holder && isAlive(holder)) throw new RebuildBusyError(`another rebuild (pid ${holder}) is running on ${dirname(livePath)}`);
-      rmSync(path, { force: true });
-    }
-  }
-  throw new RebuildBusyError(`could not take ${path}`);
-}
-
-function readFileSafe(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

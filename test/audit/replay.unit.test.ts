@@ -2,7 +2,8 @@
 // budget invariant of DESIGN.md caught when a history breaks it.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { audit, compareWithReadModel } from '../../src/audit/replay.js';
+import { compareWithReadModel } from '../../src/audit/compare.js';
+import { audit } from '../../src/audit/replay.js';
 import type { LedgerEvent } from '../../src/events/ledger.js';
 import type { RecordedEvent } from '../../src/events/store/port.js';
 import { sampleResult } from '../support/engines.js';

@@ -1,0 +1,89 @@
+// The files behind DATA_DIR/read-models.db: generation files, the symlink that names the live one,
+// and the lock that keeps rebuilds of one DATA_DIR one at a time. rebuild.ts says why a symlink.
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Atomically points the live path at `file` and drops the generation it pointed at before. */
+export function swapIn(livePath: string, file: string): void {
+  const previous = currentGeneration(livePath);
+  const link = `${livePath}.swap-${process.pid}`;
+  rmSync(link, { force: true });
+  symlinkSync(basename(file), link);
+  renameSync(link, livePath);
+  fsyncDir(dirname(livePath));
+  // Servers still holding the previous file keep their open descriptors; nobody opens it again.
+  if (previous && previous !== file) removeDb(previous);
+}
+
+function currentGeneration(livePath: string): string | undefined {
+  const st = lstatSync(livePath, { throwIfNoEntry: false });
+  return st?.isSymbolicLink() ? join(dirname(livePath), readlinkSync(livePath)) : undefined;
+}
+
+export const isLive = (livePath: string, file: string) => currentGeneration(livePath) === file;
+
+export function removeDb(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
+}
+
+/** Files of rebuilds that crashed before their swap; the lock says no other rebuild is running. */
+export function removeLeftovers(livePath: string): void {
+  const dir = dirname(livePath);
+  const live = currentGeneration(livePath);
+  const prefix = `${basename(livePath)}.rebuild-`;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(`${basename(livePath)}.swap-`)) rmSync(join(dir, name), { force: true });
+    if (!name.startsWith(prefix)) continue;
+    const base = join(dir, name.replace(/-(wal|shm|journal)$/, ''));
+    if (base !== live) rmSync(join(dir, name), { force: true });
+  }
+}
+
+const fsyncDir = (dir: string) => fsyncFile(dir);
+
+export function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export class RebuildBusyError extends Error {
+  override name = 'RebuildBusyError';
+}
+
+/** One rebuild at a time per DATA_DIR; a lock left by a dead process is taken over. */
+export function takeRebuildLock(livePath: string): { release(): void } {
+  const path = `${livePath}.rebuild.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      return { release: () => rmSync(path, { force: true }) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(readFileSafe(path));
+      if (holder && isAlive(holder)) throw new RebuildBusyError(`another rebuild (pid ${holder}) is running on ${dirname(livePath)}`);
+      rmSync(path, { force: true });
+    }
+  }
+  throw new RebuildBusyError(`could not take ${path}`);
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
