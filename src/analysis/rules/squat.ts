@@ -23,8 +23,10 @@ export function standingHipHeight(frames: FrameCtx[]): number {
 export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, knee = kneeProgress): number {
   const hipP = (1 - hipHeight(f) / standing) / depthAtFull;
   const kneeP = knee(f);
-  const vals = [hipP, kneeP].filter(Number.isFinite);
-  return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
+  // The knee bend is the primary evidence: a hip that seems to drop while no knee is seen bending
+  // is a keypoint slip (a bar or plate hiding the legs), not a squat.
+  if (!Number.isFinite(kneeP)) return NaN;
+  return Number.isFinite(hipP) ? (hipP + kneeP) / 2 : kneeP;
 }
 
 /** Knee spread over ankle spread (front view); below 1 the knees sit inside the feet. */
