@@ -64,7 +64,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
   }
 
   return {
-    version: `${ENGINE_VERSION} ${modelName} ${decodeOpts.fps}fps`,
+    version: `${ENGINE_VERSION} ${modelName} ${decodeOpts.fps}fps ${decodeOpts.maxSide}px`,
     analyzeDetailed,
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
       return (await analyzeDetailed(input, signal)).result;
