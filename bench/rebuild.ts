@@ -97,12 +97,15 @@ try {
     const inWindow = samples.filter((s) => s.start >= from && s.end <= to);
     const ends = inWindow.filter((s) => s.ok).map((s) => s.end).sort((a, b) => a - b);
     let gap = 0;
-    for (let i = 1; i < ends.length; i++) gap = Math.max(gap, ends[i]! - ends[i - 1]!);
+    let gapEnd = 0;
+    for (let i = 1; i < ends.length; i++) {
+      if (ends[i]! - ends[i - 1]! > gap) [gap, gapEnd] = [ends[i]! - ends[i - 1]!, ends[i]!];
+    }
     const lat = (w: boolean) => inWindow.filter((s) => s.write === w).map((s) => s.end - s.start).sort((a, b) => a - b);
     const p = (xs: number[], q: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!.toFixed(1) : '-');
     const reads = lat(false);
     const writes = lat(true);
-    return { requests: inWindow.length, failed: inWindow.filter((s) => !s.ok).length, gap: gap.toFixed(1), readP99: p(reads, 0.99), readMax: p(reads, 1), writeP99: p(writes, 0.99), writeMax: p(writes, 1) };
+    return { requests: inWindow.length, failed: inWindow.filter((s) => !s.ok).length, gap: gap.toFixed(1), gapEnd, readP99: p(reads, 0.99), readMax: p(reads, 1), writeP99: p(writes, 0.99), writeMax: p(writes, 1) };
   };
 
   // The same load without a rebuild first, for comparison.
@@ -145,6 +148,7 @@ try {
   for (const [name, s] of [['no rebuild (3 s)', quiet], ['whole rebuild', busy], ['swap +/- 500 ms', swap]] as const) {
     log(`  ${name.padEnd(20)}${String(s.requests).padStart(8)}  ${String(s.failed).padStart(6)}  ${`${s.gap} ms`.padStart(27)}  ${`${s.readP99}/${s.readMax}`.padStart(15)}  ${`${s.writeP99}/${s.writeMax}`.padStart(16)}`);
   }
+  log(`  the longest gap of the whole rebuild ended ${((busy.gapEnd - swapAt) / 1000).toFixed(2)} s from the swap (negative: before it)`);
   log(`  unavailable during the swap: ${swap.failed === 0 ? `none (no failed request; longest wait for an answer ${swap.gap} ms)` : `${swap.failed} failed requests`}`);
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
