@@ -3,13 +3,12 @@
 // the swap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realpathSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '../../src/service.js';
 import { applyBatch, openReadModels } from '../../src/projections/runner.js';
-import { rebuild } from '../../src/projections/rebuild.js';
+import { rebuild, RebuildBusyError } from '../../src/projections/rebuild.js';
 import { verify } from '../../src/projections/verify.js';
 import { writeLedger } from '../../bench/ledger-fixture.js';
 import { startHarness } from '../support/harness.js';
@@ -135,4 +134,24 @@ test('a rebuild while a load of GETs and writes runs against the server: no fail
   const identity = await h.request('GET', '/v1/identity', { key: apiKey });
   assert.deepEqual([identity.body.partner_name, identity.body.usage.limit], ['Loaded', limit]);
   assert.equal((await verify(filesOf(h.config.dataDir))).differenceCount, 0);
+});
+
+test('one rebuild at a time per DATA_DIR; a lock or files left by a crashed rebuild are cleaned up by the next one', async (t) => {
+  const h = await startHarness(t);
+  await h.createKey({ limit: 1 });
+  const files = filesOf(h.config.dataDir);
+  const lock = `${files.readModelsPath}.rebuild.lock`;
+  writeFileSync(lock, String(process.pid)); // a live holder
+  await assert.rejects(rebuild(files), RebuildBusyError);
+  const cli = await runAdmin(h.config.dataDir, 'projections', 'rebuild');
+  assert.equal(cli.code, 1);
+  assert.match(cli.stderr, /another rebuild \(pid \d+\) is running/);
+
+  writeFileSync(lock, '999999999'); // a holder that is gone
+  const crashed = `${files.readModelsPath}.rebuild-20200101T000000Z-1`;
+  writeFileSync(crashed, 'half a file');
+  writeFileSync(`${crashed}-wal`, '');
+  const report = await rebuild(files);
+  assert.equal(existsSync(crashed) || existsSync(`${crashed}-wal`) || existsSync(lock), false);
+  assert.equal(realpathSync(files.readModelsPath), report.file);
 });
