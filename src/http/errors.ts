@@ -27,7 +27,8 @@ export function send(reply: FastifyReply, err: unknown) {
 export function trackRoutes(app: FastifyInstance) {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
-    const source = '^' + route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$';
+    // Exactly what the router matches: no trailing slash, and a parameter may be empty.
+    const source = '^' + route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]*') + '$';
     const methods = [route.method].flat().map((m) => m.toUpperCase());
     const existing = routes.find((r) => r.pattern.source === source);
     if (existing) methods.forEach((m) => existing.methods.add(m));

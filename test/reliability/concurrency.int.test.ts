@@ -208,7 +208,7 @@ test("a cancel racing the job's start ends in (cancelled, 200) or (processing, 4
   };
   // Our own runner, never woken by the submission: it polls every few ms, so the start lands at a
   // moment of its own choosing relative to the cancel.
-  const h = await startHarness(t);
+  const h = await startHarness(t, { env: { SPOTS_PER_WINDOW: '100000' } });
   const runner = startRunner(h.svc, engine, { concurrency: 1, leaseSeconds: 30, maxAttempts: 3, providerRetries: 0, pollMs: 40, log: silentLog });
   const { apiKey } = await h.createKey({ limit: null });
   const seen = { cancelled: 0, started: 0 };

@@ -162,6 +162,8 @@ const KNOWN = (key: string): [string, string][] => [
   ['an unknown Expect', 'POST /v1/jobs HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'],
   ['bad percent-encoding in a path parameter', `GET /v1/jobs/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`],
   ['not a URL at all', 'PUT http://[::1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'],
+  ['a trailing slash on a POST route', `POST /v1/jobs/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`],
+  ['a trailing slash on a GET route', `GET /v1/identity/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`],
   ['an absolute URL to elsewhere', 'PUT http://evil.example/uploads/x?expires=1&signature=00 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'],
 ];
 
