@@ -46,7 +46,8 @@ const BULK_BATCH = 5_000;
 
 /**
  * The file is not live until the swap, so a crash mid-build loses nothing a rerun cannot redo: no
- * journal, no fsync, and secondary indexes built once at the end (a sort) instead of row by row.
+ * journal, no fsync per commit, and secondary indexes built once at the end (a sort) instead of
+ * row by row.
  * Returns the function that puts the file back in serving shape.
  */
 export function bulkLoadMode(db: Database.Database): () => void {
@@ -101,7 +102,7 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     restore();
     position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');
-    // The bulk phase wrote without fsync: make the whole file durable before anyone can open it.
+    // The index build and the last rounds are not on disk yet: make the file durable before anyone opens it.
     fsyncFile(file);
     const fenceStarted = Date.now();
     const src = source;
