@@ -52,6 +52,7 @@ const TERMINAL = new Set<JobPhase>(['completed', 'failed', 'cancelled']);
 export function createAuditor(keyId: string) {
   const jobs = new Map<string, JobPhase>();
   const spots = new Map<string, 'live' | 'claimed' | 'expired'>();
+  const spotWindows = new Map<string, string>();
   const counts: Record<JobPhase, number> = { queued: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
   let fig: Figures = { limit: null, used: 0, held: 0, remaining: null };
   let status: Totals['status'] = 'unknown';
@@ -118,6 +119,7 @@ export function createAuditor(keyId: string) {
       case 'SpotMinted':
         if (spots.has(e.data.handle)) flag('spot-single-use', `handle ${e.data.handle} minted twice`);
         spots.set(e.data.handle, 'live');
+        spotWindows.set(e.data.handle, e.data.expiresAt);
         break;
       case 'SpotExpired':
         if (spots.get(e.data.handle) === 'live') spots.set(e.data.handle, 'expired');
@@ -127,6 +129,8 @@ export function createAuditor(keyId: string) {
       case 'SpotClaimed': {
         const spot = spots.get(e.data.handle);
         if (spot !== 'live') flag('spot-single-use', `handle ${e.data.handle} claimed while ${spot ?? 'never minted'}`);
+        const window = spotWindows.get(e.data.handle);
+        if (window && Date.parse(e.data.at) >= Date.parse(window)) flag('claim-in-window', `handle ${e.data.handle} claimed at ${e.data.at}, after its window closed at ${window}`);
         spots.set(e.data.handle, 'claimed');
         break;
       }

@@ -103,12 +103,15 @@ describe('invariants caught on broken histories', () => {
     assert.deepEqual(rules([issued(5), ...submit('a', 'j1'), started('j1'), cancelled('j1', 'operator', 'queued')]), ['cancel-from-status']);
   });
 
-  test('claim and hold are one append; a suspended key accepts nothing; a handle is single-use', () => {
+  test('claim and hold are one append; a suspended key accepts nothing; a handle is single-use and only in its window', () => {
     const lone = e('JobQueued', { jobId: 'j1', handle: 'a', exerciseId: 'squat' });
     assert.deepEqual(rules([issued(5), e('SpotMinted', { handle: 'a', expiresAt: at(900) }), lone]), ['claim-and-hold-together']);
     assert.deepEqual(rules([issued(5), e('KeySuspended', { keyId: 'k1' }), ...submit('a', 'j1')]), ['accept-only-active']);
     const again = submit('a', 'j2').slice(1);
     assert.deepEqual(rules([issued(5), ...submit('a', 'j1'), ...again]), ['spot-single-use']);
+    const late = submit('z', 'j9');
+    (late[0] as LedgerEvent & { data: { expiresAt: string } }).data.expiresAt = at(0);
+    assert.deepEqual(rules([issued(5), ...late]), ['claim-in-window']);
   });
 
   test('events for unknown jobs, events before issue, and gaps in the stream are flagged', () => {
