@@ -94,7 +94,8 @@ export function outputSize(info: VideoInfo, maxSide: number): { width: number; h
 
 /**
  * Streams frames at `opts.fps`. The consumer's pace drives the pipe (backpressure), so at most one
- * frame plus the pipe buffer is held. Aborting kills ffmpeg.
+ * frame plus the pipe buffer is held. A yielded frame's pixels are overwritten by the next frame:
+ * copy them to keep them. Aborting kills ffmpeg.
  */
 export async function* decodeFrames(
   path: string,
@@ -118,8 +119,9 @@ export async function* decodeFrames(
   signal?.addEventListener('abort', onAbort, { once: true });
 
   const frameBytes = width * height * 3;
-  // Pipe chunks are copied straight into the frame being filled: one copy per byte, no concat.
-  let rgb = new Uint8Array(frameBytes);
+  // Pipe chunks are copied straight into one frame buffer: one copy per byte, no concat and no
+  // per-frame allocation. The buffer is reused, so a frame is valid until the next is requested.
+  const rgb = new Uint8Array(frameBytes);
   let filled = 0;
   let index = 0;
   try {
@@ -133,7 +135,6 @@ export async function* decodeFrames(
         if (filled === frameBytes) {
           yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb };
           index++;
-          rgb = new Uint8Array(frameBytes);
           filled = 0;
         }
       }
