@@ -13,7 +13,8 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/;
+// The auth scheme is case-insensitive (RFC 9110 11.1); the token is taken as is.
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
 
 export function authenticate(svc: Service) {
   return async (request: FastifyRequest) => {

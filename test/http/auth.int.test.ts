@@ -37,6 +37,13 @@ test('Authentication 2: missing, malformed, invalid, suspended and revoked keys 
   }
 });
 
+test('Authentication 1: the Bearer scheme is matched case-insensitively', async (t) => {
+  const h = await startHarness(t);
+  const { apiKey } = await h.createKey();
+  assert.equal((await h.request('GET', '/v1/identity', { headers: { authorization: `bearer ${apiKey}` } })).status, 200);
+  assert.equal((await h.request('GET', '/v1/identity', { headers: { authorization: `Bearer ${apiKey.toUpperCase()}` } })).status, 401, 'the key itself is case-sensitive');
+});
+
 test('Authentication 2: a suspended key that is reinstated works again; a revoked one never does', async (t) => {
   const h = await startHarness(t);
   const k = await h.createKey();
