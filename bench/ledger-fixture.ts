@@ -44,8 +44,9 @@ export function writeLedger(path: string, opts: { events: number; keys?: number;
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let written = 0;
   let n = 0;
-  const put = (k: number, type: string, data: Record<string, unknown>) => {
-    clock += 7;
+  /** `sameAppend`: recorded with the previous event (SpotClaimed + JobQueued are one append). */
+  const put = (k: number, type: string, data: Record<string, unknown>, sameAppend = false) => {
+    if (!sameAppend) clock += 7;
     const at = new Date(clock).toISOString();
     insert.run(`ledger-key_${k}`, ++revisions[k]!, type, version, JSON.stringify({ ...data, at }), at);
     written++;
@@ -67,7 +68,7 @@ export function writeLedger(path: string, opts: { events: number; keys?: number;
       }
       put(k, 'SpotUploaded', { handle, size: 1_000_000 + n });
       put(k, 'SpotClaimed', { handle, jobId, exerciseId: 'squat', size: 1_000_000 + n });
-      put(k, 'JobQueued', { jobId, handle, exerciseId: 'squat' });
+      put(k, 'JobQueued', { jobId, handle, exerciseId: 'squat' }, true);
       if (roll < 0.15) {
         put(k, 'JobCancelled', { jobId, by: 'partner', fromStatus: 'queued' });
         continue;

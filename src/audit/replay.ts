@@ -186,7 +186,8 @@ export function createAuditor(keyId: string) {
     if (fig.used !== counts.completed + counts.failed || fig.held !== counts.queued + counts.processing) {
       flag('counters', `used ${fig.used} / held ${fig.held} disagree with the job statuses ${JSON.stringify(counts)}`);
     }
-    decider = evolve(decider, e);
+    // Spot events never move the budget, and folding them costs O(mints in the window) each.
+    if (!e.type.startsWith('Spot')) decider = evolve(decider, e);
     const d = { limit: decider.limit, used: decider.used, held: decider.held };
     if (!deciderDisagreed && (d.limit !== fig.limit || d.used !== fig.used || d.held !== fig.held)) {
       deciderDisagreed = true;
