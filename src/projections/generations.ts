@@ -4,15 +4,24 @@ import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, r
 import { basename, dirname, join } from 'node:path';
 
 /** Atomically points the live path at `file` and drops the generation it pointed at before. */
-export function swapIn(livePath: string, file: string): void {
+/**
+ * Atomically points the live path at `file`; returns the generation it pointed at before (to drop
+ * with retire() once the swap is durable and the ledger lock released).
+ */
+export function swapIn(livePath: string, file: string): string | undefined {
   const previous = currentGeneration(livePath);
   const link = `${livePath}.swap-${process.pid}`;
   rmSync(link, { force: true });
   symlinkSync(basename(file), link);
   renameSync(link, livePath);
+  return previous !== file ? previous : undefined;
+}
+
+/** Makes the swap durable, then deletes the previous generation (unlinking a big file takes a while). */
+export function retire(livePath: string, previous: string | undefined): void {
   fsyncDir(dirname(livePath));
   // Servers still holding the previous file keep their open descriptors; nobody opens it again.
-  if (previous && previous !== file) removeDb(previous);
+  if (previous) removeDb(previous);
 }
 
 function currentGeneration(livePath: string): string | undefined {

@@ -13,7 +13,7 @@
 // appenders wait a few milliseconds (busy timeout), readers never wait.
 import type Database from 'better-sqlite3';
 import { openReadModels } from './runner.js';
-import { fsyncFile, isLive, removeDb, removeLeftovers, swapIn, takeRebuildLock } from './generations.js';
+import { fsyncFile, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
 
 export { RebuildBusyError } from './generations.js';
@@ -110,13 +110,15 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     // Synchronous from BEGIN to COMMIT: a server in this same process must not get the event loop
     // while we hold the lock, or its synchronous busy-wait on the lock would stall both of us.
     src.db.exec('BEGIN IMMEDIATE');
+    let previous: string | undefined;
     try {
       position = replayInto(src, tgt, { onBatch });
-      swapIn(opts.readModelsPath, file);
+      previous = swapIn(opts.readModelsPath, file);
     } finally {
       src.db.exec('COMMIT');
     }
     const fenceMs = Date.now() - fenceStarted;
+    retire(opts.readModelsPath, previous);
     return { file, position, events: done, elapsedMs: Date.now() - started, fenceMs };
   } catch (err) {
     target?.close();
