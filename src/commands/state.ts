@@ -29,12 +29,13 @@ export interface KeyState {
   held: number;
   spots: Readonly<Record<string, LiveSpot>>;
   jobs: Readonly<Record<string, LiveJob>>;
-  /** Mint times inside MAX_WINDOW_SECONDS of the latest event, oldest first, for the rolling window. */
-  recentMints: readonly string[];
+  /** Mint times (epoch ms) inside MAX_WINDOW_SECONDS of the latest mint, oldest first, for the rolling window. */
+  recentMints: readonly number[];
 }
 
-/** The longest rolling window the service supports; older mint times are dropped from the state. */
-export const MAX_WINDOW_SECONDS = 7 * 24 * 3600;
+/** The longest rolling window (and spot lifetime) the service supports; older mint times are dropped
+ * from the state, so each mint folds in time bounded by one day of mints. */
+export const MAX_WINDOW_SECONDS = 24 * 3600;
 
 export const initialState = (): KeyState => ({
   status: 'unknown',
@@ -78,8 +79,12 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       return { ...state, limit: event.data.limit };
     case 'SpotMinted': {
       const { handle, expiresAt, at } = event.data;
-      const horizon = Date.parse(at) - MAX_WINDOW_SECONDS * 1000;
-      const recentMints = [...state.recentMints.filter((t) => Date.parse(t) > horizon), at];
+      // Mints arrive in time order, so only a prefix can fall out of the horizon.
+      const t = Date.parse(at);
+      const horizon = t - MAX_WINDOW_SECONDS * 1000;
+      let drop = 0;
+      while (drop < state.recentMints.length && state.recentMints[drop]! <= horizon) drop++;
+      const recentMints = [...state.recentMints.slice(drop), t];
       return { ...state, spots: { ...state.spots, [handle]: { expiresAt, size: 0 } }, recentMints };
     }
     case 'SpotUploaded': {

@@ -35,7 +35,7 @@ export function unclaimedBytes(state: KeyState, now: string, observed: Readonly<
 
 export function mintsInWindow(state: KeyState, now: string, windowSeconds: number): number {
   const since = Date.parse(now) - windowSeconds * 1000;
-  return state.recentMints.filter((t) => Date.parse(t) > since).length;
+  return state.recentMints.filter((t) => t > since).length;
 }
 
 export function decideUpload(command: UploadCommand, state: KeyState): LedgerEvent[] {
