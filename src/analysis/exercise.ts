@@ -1,7 +1,7 @@
 // The shape every exercise definition (rules/<exercise>.ts) fills in, and the per-frame context the
 // definitions read. Keeping exercises as data + small pure functions is what lets one engine serve
 // the whole catalog.
-import type { Keypoint, PoseFrame } from './pose.js';
+import type { AnyPose, Keypoint } from './pose.js';
 import { dist, limbLength, pairPoint, smoothPoses, windowedScale } from './signals.js';
 import type { Thresholds } from './reps.js';
 
@@ -19,7 +19,7 @@ export interface FrameCtx {
   torsoLen: number;
 }
 
-export function buildContext(frames: PoseFrame[], fps: number): FrameCtx[] {
+export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[] {
   const smooth = smoothPoses(frames);
   const half = Math.round(5 * fps);
   const raw = (f: (p: Keypoint[]) => number) => smooth.map(f);

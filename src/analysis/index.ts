@@ -7,7 +7,7 @@ import { VideoProcessingError } from './engine.js';
 import type { AnalysisResult } from './result.js';
 import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions } from './decode.js';
 import { loadMoveNet, defaultModelDir, modelName } from './model.js';
-import { createPoseTracker, type PoseFrame } from './pose.js';
+import { createPoseTracker, packPose, type PackedPose } from './pose.js';
 import { analyzePoses, type PipelineOutput } from './pipeline.js';
 import { exerciseDef } from './rules/index.js';
 
@@ -51,11 +51,12 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     // Timed after the one-off model load so the stats describe the steady per-video cost.
     const started = performance.now();
     const estimate = createPoseTracker(net);
-    // Only 17 keypoints per frame are kept; the frames themselves are dropped as they stream by.
-    const poses: PoseFrame[] = [];
+    // Only 17 packed keypoints (204 bytes) per frame are kept; the pixels are dropped as they
+    // stream by, so an hour of video holds a few MB of poses.
+    const poses: PackedPose[] = [];
     for await (const frame of decodeFrames(input.videoPath, info, decodeOpts, signal)) {
       signal?.throwIfAborted();
-      poses.push(estimate(frame));
+      poses.push(packPose(estimate(frame)));
     }
     const fps = Math.min(decodeOpts.fps, info.fps || decodeOpts.fps);
     const out = analyzePoses(def, poses, fps);

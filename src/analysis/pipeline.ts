@@ -2,12 +2,11 @@
 // Pure and synchronous, so it is tested on synthetic keypoints without a model or a video.
 import type { AnalysisResult, Issue, RepStrength } from './result.js';
 import { buildContext, progressSeries, type CameraAngle, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
-import type { PoseFrame } from './pose.js';
+import { kpAt, KP, type AnyPose } from './pose.js';
 import { segmentReps, type Attempt } from './reps.js';
 import { smoothSeries } from './signals.js';
 import { estimateView } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
-import { torsoVisible } from './pose.js';
 
 export interface PipelineOutput {
   result: AnalysisResult;
@@ -53,7 +52,13 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, view: CameraAng
   return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths, durationS: rep.durationS };
 }
 
-export function analyzePoses(def: ExerciseDef, poses: PoseFrame[], fps: number): PipelineOutput {
+/** Same test as the tracker's: a shoulder and a hip seen. */
+function torsoSeen(f: AnyPose): boolean {
+  const s = (k: number) => kpAt(f, k, 2) > 0.2;
+  return (s(KP.leftHip) || s(KP.rightHip)) && (s(KP.leftShoulder) || s(KP.rightShoulder));
+}
+
+export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: number): PipelineOutput {
   const ctx = buildContext(poses, fps);
   const progress = smoothSeries(progressSeries(def, ctx), 1);
   const attempts = segmentReps(progress, { fps, ...(def.thresholds ? { thresholds: def.thresholds } : {}) });
@@ -68,7 +73,7 @@ export function analyzePoses(def: ExerciseDef, poses: PoseFrame[], fps: number):
     };
     return judge(def, rep, a, view);
   });
-  const seenFrames = poses.filter((p) => torsoVisible(p.keypoints)).length;
+  const seenFrames = poses.filter(torsoSeen).length;
   const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !r.views.includes(view)).map((r) => ({ name: r.name, views: r.views }));
   const result: AnalysisResult = {
     repetitions: toRepetitions(reps),

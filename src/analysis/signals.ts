@@ -1,6 +1,6 @@
 // Pure per-frame geometry on pose series: smoothing, joint angles, body-scale references and the
 // view-robust ratios the exercises use as repetition signals. No I/O, no model.
-import { KP, type Keypoint, type PoseFrame } from './pose.js';
+import { KP, KP_COUNT, kpAt, type AnyPose, type Keypoint } from './pose.js';
 
 /** Keypoints below this score are treated as unseen. */
 export const VISIBLE = 0.3;
@@ -78,19 +78,21 @@ export function limbLength(p: Keypoint[], a: Joint, b: Joint, c: Joint): number 
  * single-frame glitch or a briefly occluded joint does not create or break a repetition.
  * Scores are averaged too, so a joint that is mostly unseen stays unseen.
  */
-export function smoothPoses(frames: PoseFrame[], radius = 1): Keypoint[][] {
+export function smoothPoses(frames: readonly AnyPose[], radius = 1): Keypoint[][] {
   const out: Keypoint[][] = [];
   for (let i = 0; i < frames.length; i++) {
     const kps: Keypoint[] = [];
-    for (let k = 0; k < frames[i]!.keypoints.length; k++) {
+    for (let k = 0; k < KP_COUNT; k++) {
       let sx = 0, sy = 0, sw = 0, ss = 0, n = 0;
       for (let j = Math.max(0, i - radius); j <= Math.min(frames.length - 1, i + radius); j++) {
-        const kp = frames[j]!.keypoints[k]!;
-        const w = j === i ? 2 * kp.score : kp.score;
-        sx += kp.x * w; sy += kp.y * w; sw += w; ss += kp.score; n++;
+        const f = frames[j]!, score = kpAt(f, k, 2);
+        const w = j === i ? 2 * score : score;
+        sx += kpAt(f, k, 0) * w; sy += kpAt(f, k, 1) * w; sw += w; ss += score; n++;
       }
-      const own = frames[i]!.keypoints[k]!;
-      kps.push(sw > 0 ? { x: sx / sw, y: sy / sw, score: Math.min(own.score, ss / n) * 0.5 + (ss / n) * 0.5 } : { ...own });
+      const own = frames[i]!, ownScore = kpAt(own, k, 2);
+      kps.push(sw > 0
+        ? { x: sx / sw, y: sy / sw, score: Math.min(ownScore, ss / n) * 0.5 + (ss / n) * 0.5 }
+        : { x: kpAt(own, k, 0), y: kpAt(own, k, 1), score: ownScore });
     }
     out.push(kps);
   }
