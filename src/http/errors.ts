@@ -68,9 +68,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
   writeRaw(socket, { statusCode });
 }
 
-/** What Node would otherwise answer with an empty body or a dropped socket: CONNECT and unknown Expect values. */
+/** What Node would otherwise answer with an empty body, a dropped socket or not at all: CONNECT, upgrades, unknown Expect values. */
 export function answerOutsideRoutes(server: Server) {
   server.on('connect', (_req, socket: Duplex) => writeRaw(socket, new MethodNotAllowed()));
+  // No protocol upgrades are offered. Without this listener Node serves an upgrade request as a
+  // plain one but hands its body to the (absent) upgrade: a route that reads the body waits forever.
+  server.on('upgrade', (_req, socket: Duplex) => writeRaw(socket, { statusCode: 400 }));
   server.on('checkExpectation', (_req, res) => {
     const { status, code, message } = toEnvelope({ statusCode: 417 });
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify({ error: { code, message } }));

@@ -164,6 +164,7 @@ const KNOWN = (key: string): [string, string][] => [
   ['not a URL at all', 'PUT http://[::1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'],
   ['a trailing slash on a POST route', `POST /v1/jobs/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`],
   ['a trailing slash on a GET route', `GET /v1/identity/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`],
+  ['an upgrade with a malformed chunked body', 'POST //v1//jobs HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n0\r\n\r\n'],
   ['an absolute URL to elsewhere', 'PUT http://evil.example/uploads/x?expires=1&signature=00 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'],
 ];
 
