@@ -123,12 +123,13 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
     return decideJob({ type: 'SubmitJob', handle, exerciseId, jobId, size, past, now }, s);
   };
   let accepted: boolean;
-  for (;;) {
+  for (let behind = 0; ; behind++) {
     try {
       accepted = (await svc.ledger.handle(keyId, decide)).events.length > 0;
       break;
     } catch (err) {
-      if (err instanceof ReadModelBehind) {
+      // The catch-up reads the ledger itself, so one pass settles it; the bound guards a stuck store.
+      if (err instanceof ReadModelBehind && behind < 5) {
         await svc.projector.catchUp();
         continue;
       }
