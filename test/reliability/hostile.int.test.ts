@@ -7,10 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { startHarness, type Harness } from '../support/harness.js';
-import { budget, fcParams, tally } from './support/budget.js';
+import { budget, fcParams, LONG, tally } from './support/budget.js';
 import { rawRequest, type RawOutcome } from './support/raw.js';
 
 const counts = tally();
+// A hang anywhere (a request, or a teardown waiting on a connection the server never closes) fails the test instead of stalling the run.
+const limit = { timeout: LONG ? 900_000 : 120_000 };
 const portOf = (url: string) => Number(new URL(url).port);
 
 /** SPEC.md: a 4xx answer carrying exactly {error:{code,message}}; never a 5xx, never silence. */
@@ -168,7 +170,7 @@ const KNOWN = (key: string): [string, string][] => [
   ['an absolute URL to elsewhere', 'PUT http://evil.example/uploads/x?expires=1&signature=00 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'],
 ];
 
-test('known hostile requests get the envelope from the API and the storage host (SPEC: Errors)', async (t) => {
+test('known hostile requests get the envelope from the API and the storage host (SPEC: Errors)', limit, async (t) => {
   const h = await startHarness(t);
   const { apiKey } = await h.createKey({ limit: null });
   const storage = portOf((await h.request('POST', '/v1/uploads', { key: apiKey })).body.upload_url);
@@ -181,7 +183,7 @@ test('known hostile requests get the envelope from the API and the storage host 
   await stillServing(h, apiKey);
 });
 
-test('fuzzed requests to the API always get a 4xx envelope or a success, never a 5xx or a hang (SPEC: Errors)', async (t) => {
+test('fuzzed requests to the API always get a 4xx envelope or a success, never a 5xx or a hang (SPEC: Errors)', limit, async (t) => {
   const h = await startHarness(t);
   const port = portOf(h.base);
   const { apiKey } = await h.createKey({ limit: 5 });
@@ -201,7 +203,7 @@ test('fuzzed requests to the API always get a 4xx envelope or a success, never a
   await stillServing(h, apiKey);
 });
 
-test('the signed upload URL refuses tampering, expiry, another handle, replay after claim and other methods (SPEC: PUT {upload_url})', async (t) => {
+test('the signed upload URL refuses tampering, expiry, another handle, replay after claim and other methods (SPEC: PUT {upload_url})', limit, async (t) => {
   const clock = { now: Date.parse('2026-05-01T00:00:00.000Z') };
   const h = await startHarness(t, { clock: () => new Date(clock.now) });
   const { apiKey } = await h.createKey({ limit: null });
@@ -271,7 +273,7 @@ test('the signed upload URL refuses tampering, expiry, another handle, replay af
   await stillServing(h, apiKey);
 });
 
-test('fuzzed requests to the storage host always get a 4xx envelope, never a 5xx or a hang', async (t) => {
+test('fuzzed requests to the storage host always get a 4xx envelope, never a 5xx or a hang', limit, async (t) => {
   const h = await startHarness(t);
   const { apiKey } = await h.createKey({ limit: null });
   const minted = (await h.request('POST', '/v1/uploads', { key: apiKey })).body as { upload_url: string };
