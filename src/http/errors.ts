@@ -57,8 +57,11 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (path
 function writeRaw(socket: Duplex, err: unknown) {
   const { status, code, message } = toEnvelope(err);
   const body = JSON.stringify({ error: { code, message } });
+  // The socket is ours now (CONNECT, upgrade) or about to be dropped (parse error): free it once
+  // the answer is out, and if the peer is gone, at once; a half-closed socket would block close().
+  socket.on('error', () => socket.destroy());
   if (!socket.writable) return void socket.destroy();
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
 
 /** Requests Node's parser refuses (bad framing, NUL bytes, oversized headers) still get the envelope. */
