@@ -1,7 +1,7 @@
 // Partner commands: the I/O around the pure deciders (storage reads, freezing bytes, read-model
 // lookups for spots and jobs that have left the decision state).
 import { StoreUnavailableError } from '../events/store/port.js';
-import { newHandle, newJobId } from '../ids.js';
+import { isWellFormedHandle, newHandle, newJobId } from '../ids.js';
 import { jobById } from '../projections/jobs.js';
 import { uploadByHandle, visibleState } from '../projections/uploads.js';
 import type { Service } from '../service.js';
@@ -104,6 +104,8 @@ function pastSpot(svc: Service, keyId: string, handle: string): PastSpot | undef
 
 export async function submitJob(svc: Service, keyId: string, handle: string, exerciseId: string) {
   if (!knownExercise(svc, exerciseId)) throw new UnknownExercise();
+  // Never minted here; also keeps names like "constructor" away from the state's plain-object lookups.
+  if (!isWellFormedHandle(handle)) throw new UploadNotFound();
   const now = svc.clock().toISOString();
   const jobId = newJobId();
   const { state } = await svc.ledger.load(keyId);

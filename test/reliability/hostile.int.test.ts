@@ -183,6 +183,16 @@ test('known hostile requests get the envelope from the API and the storage host 
   await stillServing(h, apiKey);
 });
 
+test('a handle named like an Object.prototype property is not found (SPEC: POST /v1/jobs rule 6)', limit, async (t) => {
+  const h = await startHarness(t);
+  const { apiKey } = await h.createKey({ limit: null });
+  for (const handle of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const res = await h.request('POST', '/v1/jobs', { key: apiKey, body: { upload_handle: handle, exercise_id: 'squat' } });
+    assert.deepEqual([res.status, res.body?.error?.code], [404, 'upload_not_found'], handle);
+  }
+  counts.add({ badInputs: 5 });
+});
+
 test('fuzzed requests to the API always get a 4xx envelope or a success, never a 5xx or a hang (SPEC: Errors)', limit, async (t) => {
   const h = await startHarness(t);
   const port = portOf(h.base);
