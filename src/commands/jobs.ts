@@ -13,7 +13,7 @@ import {
   UploadSpotExpired,
   UsageLimitExceeded,
 } from './errors.js';
-import { remaining, type KeyState } from './state.js';
+import { jobOf, remaining, spotOf, type KeyState } from './state.js';
 
 /** What the read models know of a spot that has left the decision state (claimed or expired). */
 export type PastSpot = { state: 'claimed'; jobId: string; exerciseId: string } | { state: 'expired' };
@@ -35,7 +35,7 @@ const hasFreeUnit = (state: KeyState) => {
 
 /** True when a submission of this handle would need the stored bytes: the handler stats storage only then. */
 export function needsBytes(state: KeyState, handle: string, now: string): boolean {
-  const spot = state.spots[handle];
+  const spot = spotOf(state, handle);
   return spot !== undefined && Date.parse(spot.expiresAt) > Date.parse(now) && hasFreeUnit(state);
 }
 
@@ -45,7 +45,7 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
     case 'SubmitJob': {
       if (state.status !== 'active') throw new AuthenticationError();
       const { handle, exerciseId, jobId } = command;
-      const spot = state.spots[handle];
+      const spot = spotOf(state, handle);
       if (!spot) {
         const past = command.past;
         if (!past) throw new UploadNotFound();
@@ -63,14 +63,14 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       ];
     }
     case 'CancelJob': {
-      const job = state.jobs[command.jobId];
+      const job = jobOf(state, command.jobId);
       if (!job) throw command.finished ? new JobAlreadyFinished() : new JobNotFound();
       if (command.by === 'partner' && job.status === 'processing') throw new JobAlreadyStarted();
       return [{ type: 'JobCancelled', data: { jobId: command.jobId, by: command.by, fromStatus: job.status, at } }];
     }
     case 'StartJob': {
       const { jobId, worker, leaseUntil, maxAttempts } = command;
-      const job = state.jobs[jobId];
+      const job = jobOf(state, jobId);
       if (!job) return [];
       const leaseOver = job.status === 'processing' && Date.parse(job.leaseUntil ?? at) <= Date.parse(at);
       if (job.status === 'processing' && !leaseOver) return [];
@@ -81,19 +81,19 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       return [{ type: 'JobStarted', data: { jobId, worker, attempt: job.attempt + 1, leaseUntil, at } }];
     }
     case 'ExtendLease': {
-      const job = state.jobs[command.jobId];
+      const job = jobOf(state, command.jobId);
       if (job?.status !== 'processing' || job.worker !== command.worker) return [];
       return [{ type: 'JobLeaseExtended', data: { jobId: command.jobId, worker: command.worker, leaseUntil: command.leaseUntil, at } }];
     }
     case 'CompleteJob': {
-      const job = state.jobs[command.jobId];
+      const job = jobOf(state, command.jobId);
       // A job cancelled by the operator or re-taken after a lost lease is no longer this worker's.
       if (job?.status !== 'processing' || job.worker !== command.worker) return [];
       const { jobId, result, engineVersion } = command;
       return [{ type: 'JobCompleted', data: { jobId, result, engineVersion, at } }];
     }
     case 'FailJob': {
-      const job = state.jobs[command.jobId];
+      const job = jobOf(state, command.jobId);
       if (job?.status !== 'processing' || job.worker !== command.worker) return [];
       const { jobId, errorCode, message, detail } = command;
       return [{ type: 'JobFailed', data: { jobId, errorCode, message, ...(detail ? { detail } : {}), retryable: retryableFailure(errorCode), at } }];

@@ -17,7 +17,7 @@ import {
   UploadNotFound,
 } from './errors.js';
 import { decideJob, needsBytes, type PastSpot } from './jobs.js';
-import type { KeyState } from './state.js';
+import { spotOf, type KeyState } from './state.js';
 import { decideUpload } from './uploads.js';
 
 /**
@@ -109,7 +109,7 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
   const now = svc.clock().toISOString();
   const jobId = newJobId();
   const { state } = await svc.ledger.load(keyId);
-  if (!state.spots[handle]) await svc.projector.catchUp(); // the read model must know every claim we folded
+  if (!spotOf(state, handle)) await svc.projector.catchUp(); // the read model must know every claim we folded
 
   let size = 0;
   if (needsBytes(state, handle, now)) size = await fromStorage(() => svc.storage.freeze(handle, jobId));
@@ -120,8 +120,8 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
     // The spot left the state while we worked (another process claimed or expired it): until our
     // read model shows that, pastSpot's answer would be wrong (410 for a same-exercise resubmission).
     const settled = () => ['claimed', 'expired'].includes(uploadByHandle(svc.readDb(), handle)?.state ?? '');
-    if (!s.spots[handle] && state.spots[handle] && !settled()) throw new ReadModelBehind();
-    past = s.spots[handle] ? undefined : pastSpot(svc, keyId, handle);
+    if (!spotOf(s, handle) && spotOf(state, handle) && !settled()) throw new ReadModelBehind();
+    past = spotOf(s, handle) ? undefined : pastSpot(svc, keyId, handle);
     return decideJob({ type: 'SubmitJob', handle, exerciseId, jobId, size, past, now }, s);
   };
   let accepted: boolean;

@@ -53,13 +53,20 @@ export function remaining(state: Pick<KeyState, 'limit' | 'used' | 'held'>): num
   return state.limit === null ? null : Math.max(0, state.limit - state.used - state.held);
 }
 
+// Spots and jobs are keyed by caller-supplied strings: read only own keys, so a handle such as
+// "constructor" never finds Object.prototype's members.
+export const spotOf = (state: Pick<KeyState, 'spots'>, handle: string): LiveSpot | undefined =>
+  Object.hasOwn(state.spots, handle) ? state.spots[handle] : undefined;
+export const jobOf = (state: Pick<KeyState, 'jobs'>, jobId: string): LiveJob | undefined =>
+  Object.hasOwn(state.jobs, jobId) ? state.jobs[jobId] : undefined;
+
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record;
   return rest;
 }
 
 function finishJob(state: KeyState, jobId: string, ranEngine: boolean): KeyState {
-  if (!state.jobs[jobId]) return state;
+  if (!jobOf(state, jobId)) return state;
   return { ...state, jobs: without(state.jobs, jobId), held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
 }
 
@@ -88,7 +95,7 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       return { ...state, spots: { ...state.spots, [handle]: { expiresAt, size: 0 } }, recentMints };
     }
     case 'SpotUploaded': {
-      const spot = state.spots[event.data.handle];
+      const spot = spotOf(state, event.data.handle);
       if (!spot) return state;
       return { ...state, spots: { ...state.spots, [event.data.handle]: { ...spot, size: event.data.size } } };
     }
@@ -100,13 +107,13 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       return { ...state, held: state.held + 1, jobs: { ...state.jobs, [jobId]: { handle, exerciseId, status: 'queued', attempt: 0 } } };
     }
     case 'JobStarted': {
-      const job = state.jobs[event.data.jobId];
+      const job = jobOf(state, event.data.jobId);
       if (!job) return state;
       const { worker, attempt, leaseUntil } = event.data;
       return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, status: 'processing', worker, attempt, leaseUntil } } };
     }
     case 'JobLeaseExtended': {
-      const job = state.jobs[event.data.jobId];
+      const job = jobOf(state, event.data.jobId);
       if (!job) return state;
       return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, leaseUntil: event.data.leaseUntil } } };
     }

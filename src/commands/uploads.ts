@@ -1,7 +1,7 @@
 // Upload spots: mint (rolling-window and unclaimed-bytes caps), observed uploads, expiry.
 import type { LedgerEvent } from '../events/ledger.js';
 import { AuthenticationError, SpotsPerWindowExceeded, UnclaimedBytesExceeded } from './errors.js';
-import type { KeyState } from './state.js';
+import { spotOf, type KeyState } from './state.js';
 
 export interface SpotLimits {
   spotsPerWindow: number;
@@ -47,17 +47,17 @@ export function decideUpload(command: UploadCommand, state: KeyState): LedgerEve
       if (mintsInWindow(state, at, limits.windowSeconds) >= limits.spotsPerWindow) throw new SpotsPerWindowExceeded();
       if (unclaimedBytes(state, at, observed) > limits.unclaimedBytesCap) throw new UnclaimedBytesExceeded();
       const seen: LedgerEvent[] = Object.entries(observed)
-        .filter(([handle, size]) => state.spots[handle] !== undefined && state.spots[handle]?.size !== size)
+        .filter(([handle, size]) => spotOf(state, handle) !== undefined && spotOf(state, handle)?.size !== size)
         .map(([handle, size]) => ({ type: 'SpotUploaded', data: { handle, size, at } }));
       return [...seen, { type: 'SpotMinted', data: { handle: command.handle, expiresAt: command.expiresAt, at } }];
     }
     case 'RecordUpload': {
-      const spot = state.spots[command.handle];
+      const spot = spotOf(state, command.handle);
       if (!spot || spot.size === command.size || !isLive(spot.expiresAt, at)) return [];
       return [{ type: 'SpotUploaded', data: { handle: command.handle, size: command.size, at } }];
     }
     case 'ExpireSpot': {
-      const spot = state.spots[command.handle];
+      const spot = spotOf(state, command.handle);
       if (!spot || isLive(spot.expiresAt, at)) return [];
       return [{ type: 'SpotExpired', data: { handle: command.handle, at } }];
     }

@@ -142,3 +142,13 @@ describe('the runner: leases and outcomes', () => {
     assert.deepEqual([state.used, state.held, remaining(state)], [1, 0, 1]);
   });
 });
+
+describe('caller-supplied keys', () => {
+  test('a handle or job id named after an Object.prototype member is simply unknown', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      spec([issued()]).when(submit(name)).thenThrows('upload_not_found');
+      spec([issued()]).when({ kind: 'job', c: { type: 'CancelJob', jobId: name, by: 'partner', finished: false, now: T0 } }).thenThrows('job_not_found');
+      spec([issued()]).when({ kind: 'upload', c: { type: 'RecordUpload', handle: name, size: 5, now: T0 } }).then([]);
+    }
+  });
+});
