@@ -5,16 +5,7 @@
 import Database from 'better-sqlite3';
 import { ConflictError } from './port.js';
 import type { KurrentDbEventStore, StoredEvent } from './kurrentdb.js';
-
-interface Row {
-  position: number;
-  stream: string;
-  revision: number;
-  type: string;
-  schema_version: number;
-  data: string;
-  recorded_at: string;
-}
+import type { EventRow as Row } from './sqlite.js';
 
 export interface MigrationReport {
   events: number;

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream, revision)
 );`;
 
-interface Row {
+/** A row of the events table as stored (before upcasting). */
+export interface EventRow {
   position: number;
   stream: string;
   revision: number;
@@ -51,7 +52,7 @@ export function openSqlite(path: string, busyTimeoutMs = 5000): Database.Databas
   return db;
 }
 
-export function toRecorded(row: Row): RecordedEvent {
+export function toRecorded(row: EventRow): RecordedEvent {
   const lifted = upcast({ type: row.type, data: JSON.parse(row.data), schemaVersion: row.schema_version });
   return {
     stream: row.stream,
@@ -68,8 +69,8 @@ export class SqliteEventStore implements EventStore {
   readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private readonly head: Database.Statement<[string], { revision: number | null }>;
-  private readonly byStream: Database.Statement<[string, number], Row>;
-  private readonly after: Database.Statement<[number, number], Row>;
+  private readonly byStream: Database.Statement<[string, number], EventRow>;
+  private readonly after: Database.Statement<[number, number], EventRow>;
   private readonly last: Database.Statement<[], { p: number | null }>;
   private readonly appendTx: (stream: string, events: readonly LedgerEvent[], expected: number) => AppendResult;
 
