@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { storageCallbacks } from '../commands/partner.js';
-import { defaultEngine } from '../runner/engine.js';
+import { createPoseEngine } from '../analysis/index.js';
 import { startRunner } from '../runner/runner.js';
 import { startSweeper } from '../runner/sweeper.js';
 import { createStorageHost } from '../storage/host.js';
@@ -12,7 +12,7 @@ import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();
 const svc = await openServiceOrExit(config);
-const engine = await defaultEngine();
+const engine = createPoseEngine();
 let runner: ReturnType<typeof startRunner> | undefined;
 const app = await buildApp(svc, { logger: { level: config.logLevel }, wakeRunner: () => runner?.wake() });
 const log = app.log;

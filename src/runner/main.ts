@@ -1,13 +1,13 @@
 // `npm run worker`: only the job runner, for scaling analysis out to more processes or machines.
 import pino from 'pino';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
-import { defaultEngine } from './engine.js';
+import { createPoseEngine } from '../analysis/index.js';
 import { startRunner } from './runner.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
 const svc = await openServiceOrExit(config);
-const runner = startRunner(svc, await defaultEngine(), {
+const runner = startRunner(svc, createPoseEngine(), {
   concurrency: Math.max(1, config.workerConcurrency),
   leaseSeconds: config.jobLeaseSeconds,
   maxAttempts: config.jobMaxAttempts,
