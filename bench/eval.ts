@@ -1,20 +1,110 @@
 // `npm run eval`: the engine on every labelled clip in ../shared/videos, against the labels.
-// Prints one row per clip, then exact-count rate, off-by-one rate and mean absolute error.
-import { existsSync, readFileSync } from 'node:fs';
+//   --holdout        only the clips on bench/holdout.json (never tuned on)
+//   --tuning         only the clips not on it
+//   --only a.mp4,b   only these clips
+//   --json FILE      also write the per-clip rows as JSON (for diffs between engine versions)
+// Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
+// (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
+// angle right, and how often reps carry a form issue on clips labelled good or bad form.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPoseEngine } from '../src/analysis/index.js';
+import { exerciseDef } from '../src/analysis/rules/index.js';
 
-export interface Label { file: string; exercise: string; reps: number; camera_angle?: string }
+export interface Label {
+  file: string;
+  exercise: string;
+  reps: number;
+  camera_angle?: string;
+  /** "sure" or "±1": a ±1 count is not used for the exact-count figure. */
+  confidence?: string;
+  form?: 'good' | 'bad' | 'mixed';
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 /** ../shared/videos beside the repository; SHARED_VIDEOS_DIR overrides it. */
 export const videosDir = process.env.SHARED_VIDEOS_DIR
   ? resolve(process.env.SHARED_VIDEOS_DIR)
-  : resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'videos');
+  : resolve(here, '..', '..', 'shared', 'videos');
 
 export function loadLabels(dir = videosDir): Label[] | null {
   const p = join(dir, 'labels.json');
   return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Label[]) : null;
+}
+
+/** Clips never tuned on (bench/holdout.json). */
+export const holdout: ReadonlySet<string> = new Set(
+  (JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[] }).clips,
+);
+
+export interface ClipRow {
+  file: string;
+  exercise: string;
+  labeled: number;
+  sure: boolean;
+  valid: number;
+  attempts: number;
+  view: string;
+  labeledView: string;
+  form?: string;
+  /** Valid reps carrying at least one form issue. */
+  flagged: number;
+  rtf: number;
+  msPerFrame: number;
+}
+
+export interface Figures {
+  clips: number;
+  exact: number;
+  exactOf: number;
+  within1: number;
+  mae: number;
+  viewRight: number;
+  viewOf: number;
+  cleanFlagged: number;
+  cleanReps: number;
+  badFlagged: number;
+  badReps: number;
+}
+
+export function figures(rows: readonly ClipRow[]): Figures {
+  const err = (r: ClipRow) => Math.abs(r.valid - r.labeled);
+  const sure = rows.filter((r) => r.sure);
+  const viewed = rows.filter((r) => r.labeledView !== '?');
+  const sum = (rs: ClipRow[], f: (r: ClipRow) => number) => rs.reduce((a, r) => a + f(r), 0);
+  const good = rows.filter((r) => r.form === 'good');
+  const bad = rows.filter((r) => r.form === 'bad');
+  return {
+    clips: rows.length,
+    exact: sure.filter((r) => err(r) === 0).length,
+    exactOf: sure.length,
+    within1: rows.filter((r) => err(r) <= 1).length,
+    mae: rows.length ? sum([...rows], err) / rows.length : 0,
+    viewRight: viewed.filter((r) => r.view === r.labeledView).length,
+    viewOf: viewed.length,
+    cleanFlagged: sum(good, (r) => r.flagged),
+    cleanReps: sum(good, (r) => r.valid),
+    badFlagged: sum(bad, (r) => r.flagged),
+    badReps: sum(bad, (r) => r.valid),
+  };
+}
+
+function fmt(f: Figures): string {
+  const pct = (a: number, b: number) => (b ? `${a}/${b} (${Math.round((100 * a) / b)}%)` : '-');
+  return `clips ${f.clips}  exact ${pct(f.exact, f.exactOf)}  within one ${pct(f.within1, f.clips)}  MAE ${f.mae.toFixed(2)}` +
+    `  angle ${pct(f.viewRight, f.viewOf)}  clean reps flagged ${pct(f.cleanFlagged, f.cleanReps)}  bad reps flagged ${pct(f.badFlagged, f.badReps)}`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((v, c) => (c >= 2 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join('  ')).join('\n');
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 async function main() {
@@ -24,29 +114,53 @@ async function main() {
     process.exitCode = 1;
     return;
   }
+  const only = arg('--only')?.split(',');
+  const set = process.argv.includes('--holdout') ? 'holdout' : process.argv.includes('--tuning') ? 'tuning' : 'all';
+  const chosen = labels.filter((l) =>
+    (only ? only.includes(l.file) : true) &&
+    (set === 'holdout' ? holdout.has(l.file) : set === 'tuning' ? !holdout.has(l.file) : true));
   const engine = createPoseEngine();
-  console.log(`engine ${engine.version}`);
-  const rows: string[][] = [['clip', 'exercise', 'labeled', 'valid', 'attempts', 'angle found/labeled', 'ms/frame', 'RTF']];
-  const errors: number[] = [];
-  for (const l of labels) {
+  console.log(`engine ${engine.version}; clips: ${set}${only ? ` (${only.length} named)` : ''}`);
+  const rows: ClipRow[] = [];
+  const skipped: string[] = [];
+  for (const l of chosen) {
+    if (!exerciseDef(l.exercise)) {
+      skipped.push(`${l.file} (${l.exercise})`);
+      continue;
+    }
     const out = await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
-    const reps = out.result.repetitions;
-    const valid = reps.filter((r) => r.is_valid_rep).length;
-    errors.push(Math.abs(valid - l.reps));
-    rows.push([
-      l.file, l.exercise, String(l.reps), String(valid), String(reps.length),
-      `${out.view}/${l.camera_angle ?? '?'}`,
-      (out.stats.wallMs / Math.max(1, out.stats.frames)).toFixed(1),
-      (out.stats.videoMs / out.stats.wallMs).toFixed(2),
-    ]);
+    const valid = out.result.repetitions.filter((r) => r.is_valid_rep);
+    rows.push({
+      file: l.file, exercise: l.exercise, labeled: l.reps, sure: l.confidence !== '±1', valid: valid.length,
+      attempts: out.result.repetitions.length, view: out.view, labeledView: l.camera_angle ?? '?',
+      ...(l.form ? { form: l.form } : {}),
+      flagged: valid.filter((r) => r.issues.length > 0).length,
+      rtf: out.stats.videoMs / out.stats.wallMs, msPerFrame: out.stats.wallMs / Math.max(1, out.stats.frames),
+    });
+    const r = rows[rows.length - 1]!;
+    console.log([r.file, r.exercise, `${r.valid}/${r.labeled}${r.sure ? '' : '±1'}`, `${r.view}/${r.labeledView}`,
+      `flagged ${r.flagged}`, `RTF ${r.rtf.toFixed(2)}`].join('  '));
   }
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const r of rows) console.log(r.map((v, c) => (c >= 2 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join('  '));
-  const n = errors.length;
-  const pct = (k: number) => `${((100 * k) / n).toFixed(0)}%`;
-  console.log(`\nexact count: ${pct(errors.filter((e) => e === 0).length)} (${errors.filter((e) => e === 0).length}/${n})` +
-    `  off by one: ${pct(errors.filter((e) => e === 1).length)}` +
-    `  mean absolute error: ${(errors.reduce((a, b) => a + b, 0) / n).toFixed(2)} reps`);
+  console.log('\n' + table([
+    ['clip', 'exercise', 'labeled', 'valid', 'attempts', 'angle found/labeled', 'form', 'flagged', 'ms/frame', 'RTF'],
+    ...rows.map((r) => [r.file, r.exercise, `${r.labeled}${r.sure ? '' : '±1'}`, String(r.valid), String(r.attempts),
+      `${r.view}/${r.labeledView}`, r.form ?? '-', String(r.flagged), r.msPerFrame.toFixed(1), r.rtf.toFixed(2)]),
+  ]));
+  if (skipped.length) console.log(`\nnot in the catalog, skipped: ${skipped.join(', ')}`);
+  const group = (key: (r: ClipRow) => string) => {
+    const m = new Map<string, ClipRow[]>();
+    for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+    return [...m].sort(([a], [b]) => a.localeCompare(b));
+  };
+  console.log('\nper exercise');
+  for (const [k, rs] of group((r) => r.exercise)) console.log(`  ${k.padEnd(16)} ${fmt(figures(rs))}`);
+  console.log('per camera angle (labeled)');
+  for (const [k, rs] of group((r) => r.labeledView)) console.log(`  ${k.padEnd(16)} ${fmt(figures(rs))}`);
+  console.log(`\n${set}: ${fmt(figures(rows))}`);
+  const rtfs = rows.map((r) => r.rtf).sort((a, b) => a - b);
+  if (rtfs.length) console.log(`real-time factor: min ${rtfs[0]!.toFixed(2)}  median ${rtfs[Math.floor(rtfs.length / 2)]!.toFixed(2)}`);
+  const json = arg('--json');
+  if (json) writeFileSync(json, JSON.stringify({ engine: engine.version, set, rows }, null, 1));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
