@@ -2,12 +2,12 @@
 // on the first analysis so that an API-only process never pays for it.
 import { access } from 'node:fs/promises';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
-import type { AnalysisEngine, AnalysisInput } from './engine.js';
+import type { AnalysisEngine, AnalysisInput, AnalysisOutput, PoseTrack } from './engine.js';
 import { VideoProcessingError } from './engine.js';
 import type { AnalysisResult } from './result.js';
 import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions } from './decode.js';
 import { loadMoveNet, defaultModelDir, modelName } from './model.js';
-import { createPoseTracker, packPose, type PackedPose } from './pose.js';
+import { createPoseTracker, KP, KP_COUNT, kpAt, packPose, type PackedPose } from './pose.js';
 import { analyzePoses, type PipelineOutput } from './pipeline.js';
 import { exerciseDef } from './rules/index.js';
 
@@ -24,7 +24,29 @@ export interface PoseEngineStats {
 
 /** The engine plus a detailed entry point the benches and eval use. */
 export interface PoseEngine extends AnalysisEngine {
-  analyzeDetailed(input: AnalysisInput, signal?: AbortSignal): Promise<PipelineOutput & { stats: PoseEngineStats }>;
+  analyzeDetailed(input: AnalysisInput, signal?: AbortSignal): Promise<PipelineOutput & { stats: PoseEngineStats; pose: PoseTrack }>;
+  analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
+}
+
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const landmarkNames = Object.entries(KP).sort(([, a], [, b]) => a - b).map(([name]) => snake(name));
+
+/** The poses as the partner-facing track: coordinates normalised to the frame, 4 decimals. */
+export function toPoseTrack(poses: readonly PackedPose[], width: number, height: number): PoseTrack {
+  const r = (v: number) => Math.round(v * 1e4) / 1e4;
+  return {
+    landmarks: landmarkNames.slice(0, KP_COUNT),
+    width, height,
+    frames_ms: poses.map((p) => Math.round(p.timeMs)),
+    keypoints: poses.map((p) => {
+      const row: number[] = [];
+      for (let k = 0; k < KP_COUNT; k++) {
+        const c = kpAt(p, k, 2);
+        row.push(r(kpAt(p, k, 0) / width), r(kpAt(p, k, 1) / height), r(Number.isFinite(c) ? c : 0));
+      }
+      return row;
+    }),
+  };
 }
 
 export const ENGINE_VERSION = 'pose-engine/1';
@@ -54,14 +76,17 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     // Only 17 packed keypoints (204 bytes) per frame are kept; the pixels are dropped as they
     // stream by, so an hour of video holds a few MB of poses.
     const poses: PackedPose[] = [];
+    let size = { width: info.width, height: info.height };
     for await (const frame of decodeFrames(input.videoPath, info, decodeOpts, signal)) {
       signal?.throwIfAborted();
+      size = { width: frame.width, height: frame.height };
       poses.push(packPose(estimate(frame)));
     }
     const fps = Math.min(decodeOpts.fps, info.fps || decodeOpts.fps);
     const out = analyzePoses(def, poses, fps);
     const lastMs = poses.length ? poses[poses.length - 1]!.timeMs : 0;
-    return { ...out, stats: { frames: poses.length, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started } };
+    const stats = { frames: poses.length, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started };
+    return { ...out, stats, pose: toPoseTrack(poses, size.width, size.height) };
   }
 
   return {
@@ -70,8 +95,12 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
       return (await analyzeDetailed(input, signal)).result;
     },
+    async analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput> {
+      const { result, pose } = await analyzeDetailed(input, signal);
+      return { result, pose };
+    },
   };
 }
 
 export { VideoProcessingError, ProviderUnavailableError } from './engine.js';
-export type { AnalysisEngine, AnalysisInput } from './engine.js';
+export type { AnalysisEngine, AnalysisInput, AnalysisOutput, PoseTrack } from './engine.js';
