@@ -3,13 +3,17 @@
 //   --tuning         only the clips not on it
 //   --only a.mp4,b   only these clips
 //   --json FILE      also write the per-clip rows as JSON (for diffs between engine versions)
+//   --cache DIR      keep each clip's poses in DIR (keyed by engine version) and reuse them, so a
+//                    change to counting, view or rules re-runs in seconds without the model
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPoseEngine } from '../src/analysis/index.js';
+import { createPoseEngine, type ExtractedPoses, type PoseEngine } from '../src/analysis/index.js';
+import { analyzePoses } from '../src/analysis/pipeline.js';
+import type { PackedPose } from '../src/analysis/pose.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
 
 export interface Label {
@@ -107,6 +111,31 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** Poses of one clip from the cache, or extracted and stored there. */
+async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerciseId: string): Promise<ExtractedPoses> {
+  const base = join(dir, `${engine.version.replace(/[^\w.-]+/g, '_')}--${file}`);
+  if (existsSync(`${base}.json`)) {
+    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { stride: number; n: number };
+    const buf = readFileSync(`${base}.bin`);
+    const all = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+    const poses: PackedPose[] = [];
+    for (let i = 0; i < meta.n; i++) {
+      const row = all.subarray(i * (meta.stride + 1), (i + 1) * (meta.stride + 1));
+      poses.push({ timeMs: row[0]!, packed: row.slice(1) });
+    }
+    return { ...meta, poses };
+  }
+  const x = await engine.extractPoses({ videoPath: join(videosDir, file), exerciseId });
+  const stride = x.poses[0]?.packed.length ?? 0;
+  const all = new Float32Array(x.poses.length * (stride + 1));
+  x.poses.forEach((p, i) => { all[i * (stride + 1)] = p.timeMs; all.set(p.packed, i * (stride + 1) + 1); });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${base}.bin`, all);
+  const { poses: _p, ...meta } = x;
+  writeFileSync(`${base}.json`, JSON.stringify({ ...meta, stride, n: x.poses.length }));
+  return x;
+}
+
 async function main() {
   const labels = loadLabels();
   if (!labels) {
@@ -128,7 +157,13 @@ async function main() {
       skipped.push(`${l.file} (${l.exercise})`);
       continue;
     }
-    const out = await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
+    const cache = arg('--cache');
+    const out = cache
+      ? await (async () => {
+        const x = await cachedPoses(engine, cache, l.file, l.exercise);
+        return { ...analyzePoses(exerciseDef(l.exercise)!, x.poses, x.fps), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
+      })()
+      : await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
     const valid = out.result.repetitions.filter((r) => r.is_valid_rep);
     rows.push({
       file: l.file, exercise: l.exercise, labeled: l.reps, sure: l.confidence !== '±1', valid: valid.length,

@@ -23,7 +23,17 @@ export interface PoseEngineStats {
 }
 
 /** The engine plus a detailed entry point the benches and eval use. */
+export interface ExtractedPoses {
+  poses: PackedPose[];
+  fps: number;
+  width: number;
+  height: number;
+  videoMs: number;
+  wallMs: number;
+}
+
 export interface PoseEngine extends AnalysisEngine {
+  extractPoses(input: AnalysisInput, signal?: AbortSignal): Promise<ExtractedPoses>;
   analyzeDetailed(input: AnalysisInput, signal?: AbortSignal): Promise<PipelineOutput & { stats: PoseEngineStats; pose: PoseTrack }>;
   analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
 }
@@ -60,9 +70,8 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     return model;
   };
 
-  async function analyzeDetailed(input: AnalysisInput, signal?: AbortSignal) {
-    const def = exerciseDef(input.exerciseId);
-    if (!def) throw new RangeError(`unknown exercise id: ${input.exerciseId}`);
+  /** Decode and pose only: what the pipeline reads. Eval caches this to iterate on counting. */
+  async function extractPoses(input: AnalysisInput, signal?: AbortSignal): Promise<ExtractedPoses> {
     try {
       await access(input.videoPath);
     } catch {
@@ -73,8 +82,8 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     // Timed after the one-off model load so the stats describe the steady per-video cost.
     const started = performance.now();
     const estimate = createPoseTracker(net);
-    // Only 17 packed keypoints (204 bytes) per frame are kept; the pixels are dropped as they
-    // stream by, so an hour of video holds a few MB of poses.
+    // Only packed keypoints (a few hundred bytes) per frame are kept; the pixels are dropped as
+    // they stream by, so an hour of video holds a few MB of poses.
     const poses: PackedPose[] = [];
     let size = { width: info.width, height: info.height };
     for await (const frame of decodeFrames(input.videoPath, info, decodeOpts, signal)) {
@@ -83,15 +92,24 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
       poses.push(packPose(estimate(frame)));
     }
     const fps = Math.min(decodeOpts.fps, info.fps || decodeOpts.fps);
-    const out = analyzePoses(def, poses, fps);
     const lastMs = poses.length ? poses[poses.length - 1]!.timeMs : 0;
-    const stats = { frames: poses.length, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started };
-    return { ...out, stats, pose: toPoseTrack(poses, size.width, size.height) };
+    return { poses, fps, ...size, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started };
+  }
+
+  async function analyzeDetailed(input: AnalysisInput, signal?: AbortSignal) {
+    const def = exerciseDef(input.exerciseId);
+    if (!def) throw new RangeError(`unknown exercise id: ${input.exerciseId}`);
+    const x = await extractPoses(input, signal);
+    const started = performance.now();
+    const out = analyzePoses(def, x.poses, x.fps);
+    const stats = { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs + performance.now() - started };
+    return { ...out, stats, pose: toPoseTrack(x.poses, x.width, x.height) };
   }
 
   return {
     version: `${ENGINE_VERSION} ${modelName} ${decodeOpts.fps}fps ${decodeOpts.maxSide}px`,
     analyzeDetailed,
+    extractPoses,
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
       return (await analyzeDetailed(input, signal)).result;
     },
