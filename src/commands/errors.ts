@@ -32,6 +32,15 @@ export const InternalError = define('internal_error', 500, 'The video was retain
 export const JobNotFound = define('job_not_found', 404, 'No job with this id exists for this API key.');
 export const JobAlreadyStarted = define('job_already_started', 409, 'The job has already started and cannot be cancelled.');
 export const JobAlreadyFinished = define('job_already_finished', 409, 'The job has already finished.');
+// Extensions beyond SPEC (issue 11): partner conveniences, never in place of a SPEC answer.
+export const PoseNotAvailable = define('pose_not_available', 409, 'The pose track is available once the job has completed.');
+export const IdempotencyKeyReused = define('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request.');
+export const IdempotencyKeyInUse = define('idempotency_key_in_use', 409, 'A request with this Idempotency-Key is still in progress; retry shortly.');
+export const InvalidIdempotencyKey = define('invalid_idempotency_key', 400, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.');
+export const WebhookEndpointNotFound = define('webhook_endpoint_not_found', 404, 'No webhook endpoint with this id exists for this API key.');
+export const InvalidWebhookUrl = define('invalid_webhook_url', 400, 'The webhook url must be an absolute http(s) URL without credentials.');
+export const WebhookUrlNotAllowed = define('webhook_url_not_allowed', 400, 'The webhook url resolves to a loopback, private, link-local or metadata address.');
+export const WebhookEndpointLimit = define('webhook_endpoint_limit_reached', 409, 'This API key has the most webhook endpoints allowed; delete one first.');
 export const NotFound = define('not_found', 404, 'No route matches this path.');
 export const MethodNotAllowed = define('method_not_allowed', 405, 'This method is not allowed on this path.');
 export const PayloadTooLarge = define('payload_too_large', 413, 'The request body is too large.');

@@ -33,7 +33,7 @@ export async function readFresh<T>(svc: Service, read: () => T | undefined): Pro
 }
 
 /** Storage failures become the SPEC's 503 storage_stat_unavailable. */
-async function fromStorage<T>(op: () => Promise<T>): Promise<T> {
+export async function fromStorage<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {

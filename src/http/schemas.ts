@@ -78,3 +78,16 @@ export const JobList = Type.Object({
 });
 
 export const Liveness = Type.Object({ status: Type.Literal('ok') });
+
+export const PoseTrackSchema = Type.Object(
+  {
+    landmarks: Type.Array(Type.String(), { description: 'Landmark names, in the order of each frame\'s triples (MoveNet\'s 17: nose, left_eye, ...).' }),
+    width: Type.Integer({ description: 'Decoded frame width the x coordinates are normalised by.' }),
+    height: Type.Integer({ description: 'Decoded frame height the y coordinates are normalised by.' }),
+    frames_ms: Type.Array(Type.Integer(), { description: 'Frame times in ms from the start of the video, one per row of keypoints.' }),
+    keypoints: Type.Array(Type.Array(Type.Number()), {
+      description: 'Per frame, landmarks.length x 3 numbers: x and y normalised to 0..1, confidence 0..1 (0: not seen).',
+    }),
+  },
+  { description: 'The keypoint series the result was judged from. Send Accept-Encoding: gzip for the compressed form.' },
+);

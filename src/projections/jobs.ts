@@ -107,6 +107,16 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
   }
 }
 
+/**
+ * The job as SPEC shows it (GET /v1/jobs/{job_id}, and the data of a webhook event): result only
+ * when completed, error_code and message only when failed.
+ */
+export function presentJob(row: JobRow) {
+  if (row.status === 'completed' && row.result) return { job_id: row.job_id, status: row.status, result: JSON.parse(row.result) };
+  if (row.status === 'failed') return { job_id: row.job_id, status: row.status, error_code: row.error_code ?? 'analysis_failed', message: row.message ?? 'The analysis job failed.' };
+  return { job_id: row.job_id, status: row.status };
+}
+
 export const jobById = (db: Database.Database, jobId: string): JobRow | undefined =>
   prepared<[string], JobRow>(db, 'SELECT * FROM jobs WHERE job_id = ?').get(jobId);
 

@@ -4,12 +4,13 @@
 import { Value } from '@sinclair/typebox/value';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine } from '../analysis/engine.js';
+import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type PoseTrack } from '../analysis/engine.js';
 import { AnalysisResultSchema } from '../analysis/result.js';
 import { decideJob, GENERIC_FAILURE, type JobCommand } from '../commands/jobs.js';
 import { runnableJobs, type JobRow } from '../projections/jobs.js';
 import type { Service } from '../service.js';
 import { StorageUnavailableError } from '../storage/port.js';
+import { encodePose } from '../storage/poses.js';
 
 export const FAILURES = {
   video: { errorCode: 'video_processing_failed', message: 'The video could not be processed for analysis.' },
@@ -58,7 +59,10 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
     try {
       const outcome = await analyze(job, lost.signal);
       if (lost.signal.aborted) return; // cancelled by an operator, or re-taken: the outcome is not ours
-      const decision = await run(keyId, { ...outcome, jobId, worker, now: now() } as JobCommand);
+      const { pose, ...decided } = outcome as Outcome & { pose?: PoseTrack };
+      // Stored before JobCompleted, so a completed job's track is always there to serve.
+      if (pose) await svc.storage.savePose(jobId, encodePose(pose));
+      const decision = await run(keyId, { ...decided, jobId, worker, now: now() } as JobCommand);
       finished = decision.events.length > 0;
       opts.log.info({ jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode }, 'job finished');
     } finally {
@@ -68,7 +72,7 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
   }
 
   type Outcome =
-    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string }
+    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string; pose?: PoseTrack }
     | { type: 'FailJob'; errorCode: string; message: string; detail?: string };
 
   async function analyze(job: JobRow, signal: AbortSignal): Promise<Outcome> {
@@ -76,11 +80,12 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
       try {
         const video = await svc.storage.openFrozen(job.job_id);
         try {
-          const result = await engine.analyze({ videoPath: video.path, exerciseId: job.exercise_id }, signal);
+          const input = { videoPath: video.path, exerciseId: job.exercise_id };
+          const { result, pose } = engine.analyzeWithPose ? await engine.analyzeWithPose(input, signal) : { result: await engine.analyze(input, signal), pose: undefined };
           if (!Value.Check(AnalysisResultSchema, result)) {
             return { type: 'FailJob', ...GENERIC_FAILURE, detail: 'engine returned a result outside the schema' };
           }
-          return { type: 'CompleteJob', result, engineVersion: engine.version };
+          return { type: 'CompleteJob', result, engineVersion: engine.version, pose };
         } finally {
           await video.release();
         }

@@ -2,7 +2,7 @@
 // rename from a temp file; a claim hard-links them to frozen/<jobId>, so a later rename over
 // live/<handle> cannot change the inode the job analyzes.
 import { mkdirSync } from 'node:fs';
-import { link, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { StorageUnavailableError, type VideoStorage } from './port.js';
@@ -12,12 +12,13 @@ export interface DiskLayout {
   live: string;
   frozen: string;
   tmp: string;
+  poses: string;
   secret: Buffer;
 }
 
 export function diskLayout(dataDir: string): DiskLayout {
   const root = join(dataDir, 'storage');
-  const layout = { live: join(root, 'live'), frozen: join(root, 'frozen'), tmp: join(root, 'tmp') };
+  const layout = { live: join(root, 'live'), frozen: join(root, 'frozen'), tmp: join(root, 'tmp'), poses: join(root, 'poses') };
   for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true });
   return { ...layout, secret: loadOrCreateSecret(join(root, 'signing.key')) };
 }
@@ -36,6 +37,7 @@ async function sizeOf(path: string): Promise<number> {
 export function createDiskStorage(layout: DiskLayout, publicUrl: string): VideoStorage {
   const live = (handle: string) => join(layout.live, handle);
   const frozen = (jobId: string) => join(layout.frozen, jobId);
+  const pose = (jobId: string) => join(layout.poses, `${jobId}.json.gz`);
 
   return {
     driver: 'disk',
@@ -66,6 +68,31 @@ export function createDiskStorage(layout: DiskLayout, publicUrl: string): VideoS
       await unlink(live(handle)).catch((err) => {
         if (!isMissing(err)) throw err;
       });
+    },
+    async savePose(jobId, gzipped) {
+      // Temp file, fsync, rename: a reader never sees half a track, a crash leaves none.
+      const tmp = join(layout.tmp, `pose-${randomBytes(8).toString('hex')}`);
+      try {
+        const file = await open(tmp, 'w');
+        try {
+          await file.writeFile(gzipped);
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+        await rename(tmp, pose(jobId));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw new StorageUnavailableError(`pose write failed: ${(err as Error).message}`);
+      }
+    },
+    async loadPose(jobId) {
+      try {
+        return await readFile(pose(jobId));
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw new StorageUnavailableError(`pose read failed: ${(err as Error).message}`);
+      }
     },
     async close() {},
   };

@@ -23,6 +23,14 @@ export interface VideoStorage {
   discardFrozen(jobId: string): Promise<void>;
   /** Deletes the bytes at the spot (expired, or claimed and frozen). */
   discard(handle: string): Promise<void>;
+  /**
+   * Stores a completed job's pose track (gzipped JSON, see storage/poses.ts) beside its result.
+   * Not in the ledger: it is large and derived; here it survives `projections rebuild`, and with
+   * the S3 driver every node can serve it.
+   */
+  savePose(jobId: string, gzipped: Buffer): Promise<void>;
+  /** The stored pose track, undefined when none was stored. Throws StorageUnavailableError. */
+  loadPose(jobId: string): Promise<Buffer | undefined>;
   close(): Promise<void>;
 }
 

@@ -23,6 +23,7 @@ import { StorageUnavailableError, type VideoStorage } from './port.js';
 /** Where a spot's bytes land, and where a job's frozen copy lives. The handle is the object name. */
 export const spotKey = (handle: string) => `uploads/${handle}`;
 export const frozenKey = (jobId: string) => `frozen/${jobId}`;
+export const poseKey = (jobId: string) => `poses/${jobId}.json.gz`;
 
 /** SigV4 refuses presigned URLs valid for more than 7 days. */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
@@ -108,6 +109,22 @@ export function createS3Storage(s3: Config['s3'], clock: () => Date = () => new 
     },
     discardFrozen: (jobId) => remove(frozenKey(jobId)),
     discard: (handle) => remove(spotKey(handle)),
+    async savePose(jobId, gzipped) {
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: poseKey(jobId), Body: gzipped, ContentType: 'application/json', ContentEncoding: 'gzip' }));
+      } catch (err) {
+        throw unavailable('PutObject', err);
+      }
+    },
+    async loadPose(jobId) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: poseKey(jobId) }));
+        return Buffer.from(await object.Body!.transformToByteArray());
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw unavailable('GetObject', err);
+      }
+    },
     async close() {
       client.destroy();
     },

@@ -1,17 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cancelJob, readFresh, submitJob } from '../../commands/partner.js';
-import { JobNotFound, MalformedRequest } from '../../commands/errors.js';
-import { jobById, listJobs, type JobRow } from '../../projections/jobs.js';
+import { JobNotFound, MalformedRequest, PoseNotAvailable } from '../../commands/errors.js';
+import { jobById, listJobs, presentJob } from '../../projections/jobs.js';
+import { fromStorage } from '../../commands/partner.js';
+import { decodePose } from '../../storage/poses.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
-import { errorResponses, Job, JobList, JobListQuery, JobParams, JobSummary, SubmitJobBody } from '../schemas.js';
+import { errorResponses, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
+import type { FastifyReply } from 'fastify';
 
-/** The job as SPEC shows it: result only when completed, error_code and message only when failed. */
-function present(row: JobRow) {
-  if (row.status === 'completed' && row.result) return { job_id: row.job_id, status: row.status, result: JSON.parse(row.result) };
-  if (row.status === 'failed') return { job_id: row.job_id, status: row.status, error_code: row.error_code ?? 'analysis_failed', message: row.message ?? 'The analysis job failed.' };
-  return { job_id: row.job_id, status: row.status };
+/** gzip named in Accept-Encoding with a non-zero q (RFC 9110 12.5.3). */
+function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (coding === 'gzip' || coding === 'x-gzip') && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }
+
 
 export const jobRoutes =
   (svc: Service, wakeRunner: () => void): FastifyPluginAsyncTypebox =>
@@ -44,8 +50,25 @@ export const jobRoutes =
     app.get('/v1/jobs/:job_id', { schema: { params: JobParams, response: { 200: Job, ...errorResponses(401, 404, 503) } } }, async (request) => {
       const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
       if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
-      return present(row);
+      return presentJob(row);
     });
+
+    app.get(
+      '/v1/jobs/:job_id/pose',
+      { schema: { summary: 'Get the pose track of a completed job', operationId: 'getJobPose', params: JobParams, response: { 200: PoseTrackSchema, ...errorResponses(401, 404, 409, 503) } } },
+      async (request, reply) => {
+        const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
+        if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
+        if (row.status !== 'completed') throw new PoseNotAvailable(`The pose track is available once the job has completed; it is ${row.status}.`);
+        const stored = await fromStorage(() => svc.storage.loadPose(row.job_id));
+        if (!stored) throw new PoseNotAvailable('No pose track was stored for this job (it completed before pose tracks were kept).');
+        // The stored bytes are already gzipped JSON: sent as they are when the client takes gzip.
+        // (A Buffer bypasses the response serializer; the schema above documents its shape.)
+        const raw: FastifyReply = reply.header('vary', 'accept-encoding').type('application/json; charset=utf-8');
+        if (acceptsGzip(request.headers['accept-encoding'])) return raw.header('content-encoding', 'gzip').send(stored);
+        return raw.send(decodePose(stored));
+      },
+    );
 
     app.post(
       '/v1/jobs/:job_id/cancel',
