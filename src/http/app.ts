@@ -12,7 +12,7 @@ import { exerciseRoutes } from './routes/exercises.js';
 import { identityRoutes } from './routes/identity.js';
 import { jobRoutes } from './routes/jobs.js';
 import { uploadRoutes } from './routes/uploads.js';
-import { ErrorEnvelope, Liveness } from './schemas.js';
+import { errorResponses, Liveness } from './schemas.js';
 
 export interface AppOptions {
   /** Pino options, or false for silence (tests). */
@@ -68,17 +68,44 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     }
   });
 
-  app.addSchema(ErrorEnvelope);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Exercise video analysis API', version: '1.0.0', description: 'See SPEC.md. Authenticate with Authorization: Bearer <API key>.' },
+      info: {
+        title: 'Rep Coach API',
+        version: '1.0.0',
+        description: 'Analyzes exercise videos repetition by repetition. Authenticate with Authorization: Bearer <API key>. Every error is {"error":{"code","message"}}: branch on code.',
+        // No open-source licence: partners use the API and this document under their agreement.
+        license: { name: 'Proprietary (partner agreement)', identifier: 'LicenseRef-Proprietary' },
+      },
+      // What `npm start` listens on by default; a deployment's operator gives partners its own base URL.
+      servers: [{ url: 'http://127.0.0.1:8080', description: 'a local `npm start` (default HOST and PORT)' }],
+      tags: [
+        { name: 'Health', description: 'Liveness, without authentication' },
+        { name: 'Identity', description: 'The calling partner and its key' },
+        { name: 'Exercises', description: 'The exercise catalog' },
+        { name: 'Uploads', description: 'Upload spots: a handle and a signed URL to PUT the video to' },
+        { name: 'Jobs', description: 'Analysis jobs and their results' },
+      ],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
   });
 
-  app.get('/livez', { schema: { security: [], response: { 200: Liveness } } }, async () => ({ status: 'ok' as const }));
+  app.get(
+    '/livez',
+    {
+      schema: {
+        operationId: 'getLiveness',
+        summary: 'Liveness probe',
+        description: 'Confirms the process answers; no authentication, no account data.',
+        tags: ['Health'],
+        security: [],
+        response: { 200: Liveness, ...errorResponses('bad_request') },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (v1) => {

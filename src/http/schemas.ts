@@ -3,13 +3,65 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AnalysisResultSchema } from '../analysis/result.js';
 
-export const ErrorEnvelope = Type.Object(
-  { error: Type.Object({ code: Type.String(), message: Type.String() }) },
-  { $id: 'ErrorEnvelope', description: 'Every failed request. Branch on error.code; never parse error.message.' },
-);
+/**
+ * SPEC's error table (status, class, condition) plus the envelope codes the HTTP layer adds. The
+ * OpenAPI document lists, on every operation, the codes it can answer, from here; the client's
+ * retry policy is checked against the same table (test/client/errors.unit.test.ts).
+ */
+export const errorCatalog = {
+  authentication_error: { status: 401, retryable: false, condition: 'credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which)' },
+  malformed_request: { status: 400, retryable: false, condition: 'body not valid JSON, not an object, or a required field missing; the message names the problem' },
+  unknown_exercise: { status: 404, retryable: false, condition: 'exercise id not in the catalog' },
+  upload_not_found: { status: 404, retryable: false, condition: 'handle never minted or owned by another key' },
+  upload_spot_expired: { status: 410, retryable: false, condition: 'spot lifetime passed' },
+  upload_incomplete: { status: 409, retryable: false, condition: 'spot in window but no bytes have landed' },
+  upload_already_claimed: { status: 409, retryable: false, condition: 'handle already claimed by a job with a different exercise_id' },
+  spots_per_window_exceeded: { status: 429, retryable: true, condition: 'key minted the maximum spots in the rolling window; wait for the window to roll' },
+  unclaimed_bytes_exceeded: { status: 429, retryable: true, condition: "key's unclaimed upload bytes exceed the cap; claim uploads via jobs or wait for spots to expire" },
+  usage_limit_exceeded: { status: 429, retryable: false, condition: 'analysis budget (a lifetime total) used up; cancelling a queued job returns a unit, or the operator raises the limit' },
+  store_unavailable: { status: 503, retryable: true, condition: 'key store, upload-spot store or job store unreachable' },
+  storage_stat_unavailable: { status: 503, retryable: true, condition: 'query against video storage failed or timed out' },
+  catalog_error: { status: 500, retryable: true, condition: 'exercise catalog could not be read or resolved' },
+  internal_error: { status: 500, retryable: false, condition: 'video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator' },
+  job_not_found: { status: 404, retryable: false, condition: 'no such job, or it belongs to another key' },
+  job_already_started: { status: 409, retryable: false, condition: 'cancel called on a processing job' },
+  job_already_finished: { status: 409, retryable: false, condition: 'cancel called on a completed, failed or cancelled job' },
+  pose_not_available: { status: 409, retryable: false, condition: 'the job has not completed (or completed before pose tracks were kept)' },
+  payload_too_large: { status: 413, retryable: false, condition: 'request body larger than the configured limit (BODY_LIMIT_BYTES)' },
+  bad_request: { status: 400, retryable: false, condition: 'the HTTP request itself could not be parsed' },
+} as const satisfies Record<string, { status: number; retryable: boolean; condition: string }>;
 
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, Type.Ref(ErrorEnvelope)]));
+export type ErrorCode = keyof typeof errorCatalog;
+
+/**
+ * The error responses of one operation, one per status, each listing the codes the operation can
+ * answer with that status (as an enum, so generated clients get the union) and what each means.
+ */
+export const errorResponses = (...codes: ErrorCode[]) => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorCatalog[code].status, [...(byStatus.get(errorCatalog[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      status,
+      Type.Object(
+        {
+          error: Type.Object({
+            code: Type.Unsafe<string>({ type: 'string', enum: list, description: 'Stable machine-readable code: branch on this.' }),
+            message: Type.String({ description: 'Human-readable; informational, never parse it.' }),
+          }),
+        },
+        {
+          description: list
+            .map((c) => `\`${c}\` (${errorCatalog[c].retryable ? 'retryable' : 'terminal'}): ${errorCatalog[c].condition}.`)
+            .join(' '),
+        },
+      ),
+    ]),
+  );
+};
+
+/** Every operation behind Bearer authentication can answer these. */
+export const authErrors = ['authentication_error', 'store_unavailable'] as const satisfies readonly ErrorCode[];
 
 const Nullable = <T extends ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -6,7 +6,7 @@ import { fromStorage } from '../../commands/partner.js';
 import { decodePose } from '../../storage/poses.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
-import { errorResponses, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
+import { authErrors, errorResponses, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
 import type { FastifyReply } from 'fastify';
 
 /** gzip named in Accept-Encoding with a non-zero q (RFC 9110 12.5.3). */
@@ -24,7 +24,22 @@ export const jobRoutes =
   async (app) => {
     app.post(
       '/v1/jobs',
-      { schema: { body: SubmitJobBody, response: { 201: JobSummary, ...errorResponses(400, 401, 404, 409, 410, 429, 500, 503) } } },
+      {
+        schema: {
+          operationId: 'submitJob',
+          summary: 'Submit an analysis job for an uploaded video',
+          description: 'Claims the upload spot and holds one unit of the analysis limit. The same handle with the same exercise_id answers 201 with the original job; never resubmit after internal_error.',
+          tags: ['Jobs'],
+          body: SubmitJobBody,
+          response: {
+            201: JobSummary,
+            ...errorResponses(
+              ...authErrors, 'malformed_request', 'payload_too_large', 'unknown_exercise', 'upload_not_found', 'upload_incomplete',
+              'upload_already_claimed', 'upload_spot_expired', 'usage_limit_exceeded', 'catalog_error', 'internal_error', 'storage_stat_unavailable',
+            ),
+          },
+        },
+      },
       async (request, reply) => {
         const body = request.body as SubmitJobBody & { video_url?: unknown };
         if (body.video_url !== undefined) {
@@ -38,24 +53,59 @@ export const jobRoutes =
       },
     );
 
-    app.get('/v1/jobs', { schema: { querystring: JobListQuery, response: { 200: JobList, ...errorResponses(400, 401, 503) } } }, async (request) => {
-      const limit = Math.min(1000, Math.max(1, Number(request.query.limit ?? 100)));
-      const beforeSeq = request.query.cursor === undefined ? undefined : Number(request.query.cursor);
-      const rows = listJobs(svc.readDb(), { keyId: keyOf(request).key_id, status: request.query.status, beforeSeq, limit: limit + 1 });
-      const page = rows.slice(0, limit);
-      const next = rows.length > limit ? page[page.length - 1] : undefined;
-      return { jobs: page.map((r) => ({ job_id: r.job_id, status: r.status })), ...(next ? { next_cursor: String(next.seq) } : {}) };
-    });
+    app.get(
+      '/v1/jobs',
+      {
+        schema: {
+          operationId: 'listJobs',
+          summary: "List the partner's jobs",
+          description: 'Newest first, without results; next_cursor is present when more follow.',
+          tags: ['Jobs'],
+          querystring: JobListQuery,
+          response: { 200: JobList, ...errorResponses(...authErrors, 'malformed_request') },
+        },
+      },
+      async (request) => {
+        const limit = Math.min(1000, Math.max(1, Number(request.query.limit ?? 100)));
+        const beforeSeq = request.query.cursor === undefined ? undefined : Number(request.query.cursor);
+        const rows = listJobs(svc.readDb(), { keyId: keyOf(request).key_id, status: request.query.status, beforeSeq, limit: limit + 1 });
+        const page = rows.slice(0, limit);
+        const next = rows.length > limit ? page[page.length - 1] : undefined;
+        return { jobs: page.map((r) => ({ job_id: r.job_id, status: r.status })), ...(next ? { next_cursor: String(next.seq) } : {}) };
+      },
+    );
 
-    app.get('/v1/jobs/:job_id', { schema: { params: JobParams, response: { 200: Job, ...errorResponses(401, 404, 503) } } }, async (request) => {
-      const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
-      if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
-      return presentJob(row);
-    });
+    app.get(
+      '/v1/jobs/:job_id',
+      {
+        schema: {
+          operationId: 'getJob',
+          summary: 'Read a job, with its result once completed',
+          description: 'Poll every 10 s until completed, failed or cancelled. A failed job is a 200 with error_code and message.',
+          tags: ['Jobs'],
+          params: JobParams,
+          response: { 200: Job, ...errorResponses(...authErrors, 'job_not_found') },
+        },
+      },
+      async (request) => {
+        const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
+        if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
+        return presentJob(row);
+      },
+    );
 
     app.get(
       '/v1/jobs/:job_id/pose',
-      { schema: { summary: 'Get the pose track of a completed job', operationId: 'getJobPose', params: JobParams, response: { 200: PoseTrackSchema, ...errorResponses(401, 404, 409, 503) } } },
+      {
+        schema: {
+          operationId: 'getJobPose',
+          summary: 'Get the pose track of a completed job',
+          description: 'The keypoint series the result was judged from, to draw skeletons and charts. Send Accept-Encoding: gzip for the compressed form.',
+          tags: ['Jobs'],
+          params: JobParams,
+          response: { 200: PoseTrackSchema, ...errorResponses(...authErrors, 'job_not_found', 'pose_not_available', 'storage_stat_unavailable') },
+        },
+      },
       async (request, reply) => {
         const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
         if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
@@ -72,7 +122,16 @@ export const jobRoutes =
 
     app.post(
       '/v1/jobs/:job_id/cancel',
-      { schema: { params: JobParams, response: { 200: JobSummary, ...errorResponses(401, 404, 409, 503) } } },
+      {
+        schema: {
+          operationId: 'cancelJob',
+          summary: 'Cancel a queued job',
+          description: 'Returns the held unit of the analysis limit. Not idempotent: a processing job answers job_already_started, a finished one job_already_finished.',
+          tags: ['Jobs'],
+          params: JobParams,
+          response: { 200: JobSummary, ...errorResponses(...authErrors, 'job_not_found', 'job_already_started', 'job_already_finished') },
+        },
+      },
       async (request) => cancelJob(svc, request.params.job_id, { partner: keyOf(request).key_id }),
     );
   };
