@@ -1,5 +1,5 @@
 // Shared start-up for the processes: config validated once, a bad value stops the boot with a
-// message naming it; SIGINT/SIGTERM close everything gracefully.
+// message naming it; SIGINT/SIGTERM close everything gracefully (running jobs drain first).
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openService, type Service } from './service.js';
 
@@ -15,12 +15,13 @@ export function loadConfigOrExit(): Config {
   }
 }
 
-export function onShutdown(close: () => Promise<void>) {
+/** `graceSeconds`: how long `close` may wait for running work (SHUTDOWN_GRACE_SECONDS); 10 s more are allowed for the rest. */
+export function onShutdown(close: () => Promise<void>, graceSeconds = 0) {
   let closing = false;
   const handler = (signal: string) => {
     if (closing) return;
     closing = true;
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), (graceSeconds + 10) * 1000);
     force.unref();
     close()
       .then(() => process.exit(0))

@@ -27,6 +27,8 @@ export interface Config {
   sweepIntervalSeconds: number;
   /** How long a write waits for another process's lock before the store counts as unavailable. */
   storeBusyTimeoutMs: number;
+  /** On SIGTERM, how long running analyses may finish before their leases are given back. */
+  shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -108,5 +110,6 @@ export function loadConfig(env: Env = process.env): Config {
     providerRetries: int(env, 'PROVIDER_RETRIES', 3, 0, 20),
     sweepIntervalSeconds: int(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
     storeBusyTimeoutMs: int(env, 'STORE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
+    shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
   };
 }

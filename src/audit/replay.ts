@@ -159,6 +159,9 @@ export function createAuditor(keyId: string) {
       case 'JobLeaseExtended':
         if (jobs.get(e.data.jobId) !== 'processing') flag('job-lifecycle', `lease extended on job ${e.data.jobId} while it is ${jobs.get(e.data.jobId) ?? 'unknown'}`);
         break;
+      case 'JobLeaseReleased':
+        if (jobs.get(e.data.jobId) !== 'processing') flag('job-lifecycle', `lease released on job ${e.data.jobId} while it is ${jobs.get(e.data.jobId) ?? 'unknown'}`);
+        break;
       case 'JobCompleted':
       case 'JobFailed': {
         const done = e.type === 'JobCompleted' ? 'completed' : 'failed';

@@ -23,6 +23,7 @@ export type JobCommand =
   | { type: 'CancelJob'; jobId: string; by: CancelledBy; finished: boolean; now: string }
   | { type: 'StartJob'; jobId: string; worker: string; leaseUntil: string; maxAttempts: number; now: string }
   | { type: 'ExtendLease'; jobId: string; worker: string; leaseUntil: string; now: string }
+  | { type: 'ReleaseLease'; jobId: string; worker: string; now: string }
   | { type: 'CompleteJob'; jobId: string; worker: string; result: AnalysisResult; engineVersion: string; now: string }
   | { type: 'FailJob'; jobId: string; worker: string; errorCode: string; message: string; detail?: string; now: string };
 
@@ -74,7 +75,8 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       if (!job) return [];
       const leaseOver = job.status === 'processing' && Date.parse(job.leaseUntil ?? at) <= Date.parse(at);
       if (job.status === 'processing' && !leaseOver) return [];
-      if (job.attempt >= maxAttempts) {
+      // Attempts a draining worker gave back were not lost: they do not use up JOB_MAX_ATTEMPTS.
+      if (job.attempt - (job.released ?? 0) >= maxAttempts) {
         const detail = `no worker finished the job in ${job.attempt} attempts`;
         return [{ type: 'JobFailed', data: { jobId, ...GENERIC_FAILURE, detail, retryable: retryableFailure(GENERIC_FAILURE.errorCode), at } }];
       }
@@ -84,6 +86,11 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       const job = jobOf(state, command.jobId);
       if (job?.status !== 'processing' || job.worker !== command.worker) return [];
       return [{ type: 'JobLeaseExtended', data: { jobId: command.jobId, worker: command.worker, leaseUntil: command.leaseUntil, at } }];
+    }
+    case 'ReleaseLease': {
+      const job = jobOf(state, command.jobId);
+      if (job?.status !== 'processing' || job.worker !== command.worker) return [];
+      return [{ type: 'JobLeaseReleased', data: { jobId: command.jobId, worker: command.worker, at } }];
     }
     case 'CompleteJob': {
       const job = jobOf(state, command.jobId);

@@ -16,6 +16,8 @@ export interface LiveJob {
   attempt: number;
   worker?: string;
   leaseUntil?: string;
+  /** Attempts given back by a draining worker (JobLeaseReleased): they do not count as lost. */
+  released?: number;
 }
 
 export interface KeyState {
@@ -116,6 +118,13 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       const job = jobOf(state, event.data.jobId);
       if (!job) return state;
       return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, leaseUntil: event.data.leaseUntil } } };
+    }
+    case 'JobLeaseReleased': {
+      const job = jobOf(state, event.data.jobId);
+      if (job?.status !== 'processing' || job.worker !== event.data.worker) return state;
+      // The lease ends now and names no worker: the old one can no longer extend or finish it.
+      const { worker: _gone, ...rest } = job;
+      return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...rest, leaseUntil: event.data.at, released: (job.released ?? 0) + 1 } } };
     }
     case 'JobCompleted':
     case 'JobFailed':

@@ -18,6 +18,8 @@ export type LedgerEvent =
   | { type: 'JobQueued'; data: { jobId: string; handle: string; exerciseId: string; at: string } }
   | { type: 'JobStarted'; data: { jobId: string; worker: string; attempt: number; leaseUntil: string; at: string } }
   | { type: 'JobLeaseExtended'; data: { jobId: string; worker: string; leaseUntil: string; at: string } }
+  /** A draining worker gave the job back unfinished: another worker may take it at once. */
+  | { type: 'JobLeaseReleased'; data: { jobId: string; worker: string; at: string } }
   | { type: 'JobCompleted'; data: { jobId: string; result: AnalysisResult; engineVersion: string; at: string } }
   | { type: 'JobFailed'; data: { jobId: string; errorCode: string; message: string; detail?: string; retryable: boolean; at: string } }
   | { type: 'JobCancelled'; data: { jobId: string; by: CancelledBy; fromStatus: 'queued' | 'processing'; at: string } };

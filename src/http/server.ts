@@ -42,8 +42,10 @@ const sweeper = startSweeper(svc, config.sweepIntervalSeconds * 1000, log);
 
 onShutdown(async () => {
   sweeper.stop();
+  // The runner stops taking jobs at once; running ones get the grace, then give their leases back.
+  const drained = runner?.stop(config.shutdownGraceSeconds * 1000);
   await app.close();
   storageHost?.close();
-  await runner?.stop();
+  await drained;
   await svc.close();
-});
+}, config.shutdownGraceSeconds);

@@ -64,6 +64,8 @@ export interface JobRow {
 const SET = {
   started: `status = 'processing', attempt = ?, worker = ?, lease_until = ?`,
   extended: 'lease_until = ?',
+  // The lease ends at the release, so runnableJobs offers the job to the next worker at once.
+  released: 'worker = NULL, lease_until = ?',
   completed: `status = 'completed', result = ?, engine_version = ?, lease_until = NULL`,
   failed: `status = 'failed', error_code = ?, message = ?, retryable = ?, lease_until = NULL`,
   cancelled: `status = 'cancelled', cancelled_by = ?, lease_until = NULL`,
@@ -89,6 +91,10 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
     case 'JobLeaseExtended': {
       const d = e.data;
       return void prepared(db, UPDATE.extended).run(d.leaseUntil, d.at, d.jobId);
+    }
+    case 'JobLeaseReleased': {
+      const d = e.data;
+      return void prepared(db, UPDATE.released).run(d.at, d.at, d.jobId);
     }
     case 'JobCompleted': {
       const d = e.data;

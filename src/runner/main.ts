@@ -16,6 +16,6 @@ const runner = startRunner(svc, createPoseEngine(), {
 });
 log.info({ concurrency: Math.max(1, config.workerConcurrency) }, 'worker started');
 onShutdown(async () => {
-  await runner.stop();
+  await runner.stop(config.shutdownGraceSeconds * 1000);
   await svc.close();
-});
+}, config.shutdownGraceSeconds);

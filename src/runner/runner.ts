@@ -30,8 +30,12 @@ export interface RunnerOptions {
 
 export interface Runner {
   wake(): void;
-  /** Stops taking jobs and waits for running ones (their leases cover a crash instead). */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for running ones. With `graceMs`, a job still running after it is
+   * abandoned and its lease given back (JobLeaseReleased), so another worker takes it at once
+   * instead of waiting for the lease to run out.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,7 +43,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOptions): Runner {
   const worker = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
   const backoff = opts.backoffMs ?? ((n) => Math.min(30_000, 1000 * 4 ** n));
-  const running = new Map<string, Promise<void>>();
+  const running = new Map<string, { task: Promise<void>; job: JobRow; lost: AbortController }>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
@@ -47,10 +51,10 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
   const now = () => svc.clock().toISOString();
   const run = (keyId: string, command: JobCommand) => svc.ledger.handle(keyId, (s) => decideJob(command, s));
 
-  async function execute(job: JobRow) {
+  async function execute(job: JobRow, lost: AbortController) {
     const { job_id: jobId, key_id: keyId } = job;
-    const lost = new AbortController();
     const heartbeat = setInterval(() => {
+      if (lost.signal.aborted) return;
       run(keyId, { type: 'ExtendLease', jobId, worker, leaseUntil: leaseUntil(), now: now() })
         .then((d) => d.events.length === 0 && lost.abort())
         .catch((err) => opts.log.warn({ jobId, err: String(err) }, 'lease extension failed'));
@@ -119,13 +123,14 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
         for (const job of candidates) {
           if (running.size >= opts.concurrency || stopped) break;
           if (!(await claim(job))) continue;
-          const task = execute(job)
+          const lost = new AbortController();
+          const task = execute(job, lost)
             .catch((err) => opts.log.error({ jobId: job.job_id, err: String(err) }, 'job execution failed'))
             .finally(() => {
               running.delete(job.job_id);
               wake();
             });
-          running.set(job.job_id, task);
+          running.set(job.job_id, { task, job, lost });
         }
       }
     } catch (err) {
@@ -149,10 +154,23 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
 
   return {
     wake: () => opts.concurrency > 0 && wake(),
-    async stop() {
+    async stop(graceMs = Infinity) {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await Promise.allSettled(running.values());
+      const all = Promise.allSettled([...running.values()].map((r) => r.task));
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = Number.isFinite(graceMs) ? new Promise((r) => (graceTimer = setTimeout(r, graceMs))) : new Promise(() => {});
+      await Promise.race([all, grace]);
+      clearTimeout(graceTimer);
+      // Abort first: an outcome that lands after the release must not be recorded as ours.
+      const left = [...running.values()];
+      for (const r of left) r.lost.abort();
+      await Promise.all(left.map(({ job }) =>
+        run(job.key_id, { type: 'ReleaseLease', jobId: job.job_id, worker, now: now() })
+          .then((d) => opts.log.info({ jobId: job.job_id, released: d.events.length > 0 }, 'draining: lease given back'))
+          // The lease then runs out instead, as after a crash.
+          .catch((err) => opts.log.warn({ jobId: job.job_id, err: String(err) }, 'draining: lease release failed')),
+      ));
     },
   };
 }
