@@ -84,6 +84,12 @@ export interface ExerciseDef {
   calibrate?(frames: FrameCtx[]): Calibration;
   /** 0 at rest, 1 at the full range of motion, NaN when the body parts are unseen. */
   progress(f: FrameCtx, cal: Calibration): number;
+  /**
+   * The same progress for the left and the right side alone, for exercises that may be done one
+   * side at a time (alternating curls, raises, presses): each side is counted on its own and the
+   * repetitions merged, so alternating reps are not read as one long rep.
+   */
+  progressSides?(f: FrameCtx, cal: Calibration): [number, number];
   thresholds?: Thresholds;
   /** Posture that must hold while a rep is done (e.g. body horizontal for push-ups). */
   gate(f: FrameCtx): boolean;
@@ -94,7 +100,6 @@ export interface ExerciseDef {
 export type Calibration = Record<string, number>;
 
 /** The gated progress series the segmenter reads. */
-export function progressSeries(def: ExerciseDef, frames: FrameCtx[]): number[] {
-  const cal = def.calibrate?.(frames) ?? {};
+export function progressSeries(def: ExerciseDef, frames: FrameCtx[], cal: Calibration = def.calibrate?.(frames) ?? {}): number[] {
   return frames.map((f) => (def.gate(f) ? def.progress(f, cal) : NaN));
 }

@@ -1,10 +1,11 @@
 // From a pose series to the result object: progress signal, repetitions, per-rep rules, feedback.
 // Pure and synchronous, so it is tested on synthetic keypoints without a model or a video.
 import type { AnalysisResult, Issue, RepStrength } from './result.js';
-import { buildContext, progressSeries, type CameraAngle, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
+import { buildContext, type CameraAngle, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
 import { kpAt, KP, type AnyPose } from './pose.js';
-import { segmentReps, type Attempt } from './reps.js';
-import { smoothSeries } from './signals.js';
+import type { Attempt } from './reps.js';
+import { countSeries, mergeSides, shotRanges } from './counting.js';
+import { findCuts } from './shots.js';
 import { estimateView } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 
@@ -58,10 +59,37 @@ function torsoSeen(f: AnyPose): boolean {
   return (s(KP.leftHip) || s(KP.rightHip)) && (s(KP.leftShoulder) || s(KP.rightShoulder));
 }
 
+/** Gated progress (and per-side progress) over all shots, each shot calibrated on its own frames. */
+function progressByShot(def: ExerciseDef, ctx: FrameCtx[], shots: [number, number][]) {
+  const n = ctx.length;
+  const progress = new Array<number>(n).fill(NaN);
+  const left = new Array<number>(n).fill(NaN), right = new Array<number>(n).fill(NaN);
+  for (const [a, b] of shots) {
+    const frames = ctx.slice(a, b);
+    const cal = def.calibrate?.(frames) ?? {};
+    for (let i = a; i < b; i++) {
+      const f = ctx[i]!;
+      if (!def.gate(f)) continue;
+      progress[i] = def.progress(f, cal);
+      if (def.progressSides) [left[i], right[i]] = def.progressSides(f, cal);
+    }
+  }
+  return { progress, left, right };
+}
+
 export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: number): PipelineOutput {
-  const ctx = buildContext(poses, fps);
-  const progress = smoothSeries(progressSeries(def, ctx), 1);
-  const attempts = segmentReps(progress, { fps, ...(def.thresholds ? { thresholds: def.thresholds } : {}) });
+  // Each shot gets its own body-scale references: after a cut the person may be twice as large.
+  const cuts = findCuts(poses, fps);
+  const shots = shotRanges(poses.length, cuts);
+  const ctx = shots.flatMap(([a, b]) => buildContext(poses.slice(a, b), fps));
+  const { progress, left, right } = progressByShot(def, ctx, shots);
+  let attempts = countSeries(progress, { fps, cuts });
+  if (def.progressSides) {
+    // One side at a time shows as more valid repetitions than both sides read together.
+    const sides = mergeSides(countSeries(left, { fps, cuts }), countSeries(right, { fps, cuts }));
+    const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;
+    if (validOf(sides) > validOf(attempts)) attempts = sides;
+  }
   const inReps: FrameCtx[] = attempts.flatMap((a) => ctx.slice(a.start, a.end + 1));
   const gated = ctx.filter((_, i) => Number.isFinite(progress[i]!));
   const view = estimateView(inReps.length ? inReps : gated.length ? gated : ctx);

@@ -33,6 +33,7 @@ export const bicepCurl: ExerciseDef = {
   filmingAdvice: 'Place the camera 2-3 m away at chest height with the upper body, arms and hips in frame.',
   signal: 'wrist height toward the shoulder in arm lengths, on the arm that curls higher',
   progress: (f) => curlProgress(f),
+  progressSides: (f) => [armProgress(f, 'left'), armProgress(f, 'right')],
   gate: (f) => upright(f, 35),
   gateDescription: 'standing or sitting upright, torso within 35 deg of vertical',
   rules: [

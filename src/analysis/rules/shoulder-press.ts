@@ -19,11 +19,13 @@ export function elbowRise(f: FrameCtx, s: Side): number {
 }
 
 /** Per arm: mean of wrist progress (0 at shoulder level, 1 at 0.8 above) and elbow progress. */
+export function armPressProgress(f: FrameCtx, s: Side): number {
+  const v = [-wristDrop(f, s) / 0.8, (elbowRise(f, s) + 0.45) / 0.85].filter(Number.isFinite);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+}
+
 export function pressProgress(f: FrameCtx): number {
-  const arms = (['left', 'right'] as const).map((s) => {
-    const v = [-wristDrop(f, s) / 0.8, (elbowRise(f, s) + 0.45) / 0.85].filter(Number.isFinite);
-    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
-  }).filter(Number.isFinite);
+  const arms = (['left', 'right'] as const).map((s) => armPressProgress(f, s)).filter(Number.isFinite);
   return arms.length ? arms.reduce((a, b) => a + b, 0) / arms.length : NaN;
 }
 
@@ -41,6 +43,7 @@ export const shoulderPress: ExerciseDef = {
   filmingAdvice: 'Place the camera 2-3 m away at chest height with the hands overhead and the hips in frame.',
   signal: 'wrist and elbow height above the shoulders, in arm lengths, from the rack (0) to lock-out (1)',
   progress: (f) => pressProgress(f),
+  progressSides: (f) => [armPressProgress(f, 'left'), armPressProgress(f, 'right')],
   gate: (f) => upright(f, 35),
   gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
   rules: [

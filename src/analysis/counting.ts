@@ -1,0 +1,133 @@
+// Counting that adapts to the clip instead of to tuned constants. The exercise's progress signal
+// (0 rest, 1 full range, by the body's own proportions) is first re-expressed relative to the
+// range this person actually moves through in each shot, so a seated press whose "rest" already
+// reads 0.4, or a model that reads a push-up bottom 20 deg short, still crosses the hysteresis
+// thresholds; the absolute signal still decides whether a rep reached enough range to be valid.
+// Then attempts that hide two repetitions (the signal dipped but not to rest, as fast jumping jacks
+// do) are split at deep valleys, and the repetitions of each side are merged for exercises done
+// one arm at a time. Pure: tested on synthetic series.
+import { segmentReps, type Attempt, type Thresholds } from './reps.js';
+import { quantile, smoothSeries } from './signals.js';
+
+/** Hysteresis thresholds in units of the shot's own range (0 = its rest, 1 = its typical peak). */
+export const relativeThresholds: Thresholds = { enter: 0.4, exit: 0.25, full: 0.65 };
+
+/** A shot whose progress spans less than this (absolute) has no repetitions: it is noise. */
+export const MIN_RANGE = 0.3;
+
+/** A valid repetition reaches at least this much of the absolute range (besides the relative one). */
+export const ABS_FLOOR = 0.65;
+
+/** Index ranges [start, end) of the shots: a new one starts at each hard cut. */
+export function shotRanges(n: number, cuts: readonly number[]): [number, number][] {
+  const starts = [0, ...[...new Set(cuts)].filter((c) => c > 0 && c < n).sort((a, b) => a - b)];
+  return starts.map((s, i) => [s, i + 1 < starts.length ? starts[i + 1]! : n] as [number, number]);
+}
+
+/** Rest and peak level of one shot's progress: robust low and high quantiles. */
+export function shotRange(progress: readonly number[]): { low: number; high: number } {
+  const v = progress.filter(Number.isFinite);
+  return { low: quantile(v, 0.05), high: quantile(v, 0.97) };
+}
+
+/**
+ * Each shot's progress rescaled to its own range. A shot that barely moves keeps a range of at
+ * least MIN_RANGE, so its noise stays below the entry threshold. The rest level is capped so a
+ * clip that never shows the rest position (filmed mid-set) is not read as resting at the bottom.
+ */
+export function relativeSeries(progress: readonly number[], shots: readonly [number, number][]): number[] {
+  const out = new Array<number>(progress.length).fill(NaN);
+  for (const [a, b] of shots) {
+    const part = progress.slice(a, b);
+    const { low, high } = shotRange(part);
+    if (!Number.isFinite(low) || !Number.isFinite(high)) continue;
+    const rest = Math.min(low, 0.6);
+    const span = Math.max(high - rest, MIN_RANGE);
+    for (let i = a; i < b; i++) out[i] = (progress[i]! - rest) / span;
+  }
+  return out;
+}
+
+/**
+ * Splits an attempt at an inner valley that falls well back toward rest between two peaks that
+ * each reach full range: the person started the next repetition before the signal read "rest".
+ */
+export function splitAtValleys(rel: readonly number[], attempts: Attempt[]): Attempt[] {
+  const full = relativeThresholds.full, depth = 0.45;
+  const out: Attempt[] = [];
+  for (const at of attempts) {
+    const cuts: number[] = [];
+    let peak = -Infinity, valley = Infinity, valleyAt = -1, armed = false;
+    for (let j = at.start; j <= at.end; j++) {
+      const v = rel[j]!;
+      if (!Number.isFinite(v)) continue;
+      if (!armed) {
+        peak = Math.max(peak, v);
+        if (peak >= full && peak - v >= depth) { armed = true; valley = v; valleyAt = j; }
+      } else {
+        if (v < valley) { valley = v; valleyAt = j; }
+        if (v >= full && v - valley >= depth) { cuts.push(valleyAt); armed = false; peak = v; }
+      }
+    }
+    const bounds = [at.start, ...cuts, at.end];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const s = bounds[k]!, e = bounds[k + 1]!;
+      let pk = s;
+      for (let j = s; j <= e; j++) if (Number.isFinite(rel[j]!) && !(rel[j]! <= (rel[pk] ?? -Infinity))) pk = j;
+      const last = k + 2 === bounds.length;
+      out.push({ ...at, start: s, peak: pk, end: e, returned: last ? at.returned : true });
+    }
+  }
+  return out;
+}
+
+export interface CountOptions {
+  fps: number;
+  /** Frame indices where a new shot starts (hard cuts). */
+  cuts?: readonly number[];
+}
+
+/**
+ * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
+ * from both the relative peak and the absolute one. `peakProgress` stays absolute (rules read it).
+ */
+export function countSeries(progress: readonly number[], opts: CountOptions): Attempt[] {
+  const shots = shotRanges(progress.length, opts.cuts ?? []);
+  const smooth = smoothSeries([...progress], 1);
+  const rel = relativeSeries(smooth, shots);
+  const attempts = splitAtValleys(rel, segmentReps(rel, { fps: opts.fps, thresholds: relativeThresholds }));
+  return attempts.map((a) => {
+    let peak = a.peak;
+    for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
+    const peakProgress = smooth[peak]!;
+    const relPeak = rel[peak]!;
+    const valid = a.returned && relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR;
+    return { ...a, peak, peakProgress, valid };
+  });
+}
+
+/** Overlap of two attempts as a fraction of the shorter one. */
+function overlap(a: Attempt, b: Attempt): number {
+  const inter = Math.min(a.end, b.end) - Math.max(a.start, b.start);
+  return inter <= 0 ? 0 : inter / Math.max(1, Math.min(a.end - a.start, b.end - b.start));
+}
+
+/**
+ * Attempts of the left and right sides merged: overlapping ones are one repetition done with both
+ * sides (the better of the two is kept), the rest are one-sided repetitions (alternating curls).
+ */
+export function mergeSides(left: Attempt[], right: Attempt[]): Attempt[] {
+  const all = [...left, ...right].sort((a, b) => a.peak - b.peak);
+  const out: Attempt[] = [];
+  for (const a of all) {
+    const prev = out[out.length - 1];
+    if (prev && overlap(prev, a) > 0.3) {
+      const keep = Number(a.valid) - Number(prev.valid) || a.peakProgress - prev.peakProgress;
+      if (keep > 0) out[out.length - 1] = { ...a, start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end) };
+      else out[out.length - 1] = { ...prev, start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end) };
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}

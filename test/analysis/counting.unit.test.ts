@@ -1,0 +1,65 @@
+// Counting on synthetic progress series: relative thresholds, valley splitting, shots and sides.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { countSeries, mergeSides, shotRanges } from '../../src/analysis/counting.js';
+
+const fps = 10;
+/** Cosine cycles from `rest` up to each peak and back, `len` frames each, `gap` frames of rest between. */
+function cycles(peaks: number[], { rest = 0, len = 20, gap = 5 } = {}): number[] {
+  const out: number[] = new Array(gap).fill(rest);
+  for (const peak of peaks) {
+    for (let i = 0; i < len; i++) out.push(rest + ((peak - rest) * (1 - Math.cos((2 * Math.PI * i) / len))) / 2);
+    out.push(...new Array(gap).fill(rest));
+  }
+  return out;
+}
+const valid = (xs: number[], cuts: number[] = []) => countSeries(xs, { fps, cuts }).filter((a) => a.valid).length;
+
+test('full cycles from rest are counted', () => {
+  assert.equal(valid(cycles([1, 1, 1, 1])), 4);
+});
+
+test('a rest that already reads 0.4 (seated press from the front) still counts every rep', () => {
+  assert.equal(valid(cycles([1.1, 1.1, 1.1], { rest: 0.45 })), 3);
+});
+
+test('reps that never reach the absolute floor are not valid, however regular', () => {
+  assert.equal(valid(cycles([0.4, 0.4, 0.4])), 0);
+});
+
+test('a partial rep among full ones is an attempt but not valid', () => {
+  const reps = countSeries(cycles([1, 0.45, 1]), { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, false, true]);
+});
+
+test('fast reps that do not fall back to rest between peaks are split at the valleys', () => {
+  // Peaks 1, valleys at 0.35: no frame reads rest between them.
+  const xs: number[] = [0, 0, 0];
+  for (let r = 0; r < 5; r++) for (let i = 0; i < 6; i++) xs.push(0.35 + 0.65 * Math.sin((Math.PI * i) / 6) ** 2);
+  xs.push(0.2, 0, 0, 0);
+  assert.equal(valid(xs), 5);
+});
+
+test('noise with no real range has no reps', () => {
+  const xs = Array.from({ length: 200 }, (_, i) => 0.1 + 0.08 * Math.sin(i * 1.7));
+  assert.equal(countSeries(xs, { fps }).length, 0);
+});
+
+test('a cut to a differently scaled shot neither adds nor loses a rep', () => {
+  const a = cycles([1, 1, 1]);
+  const b = cycles([2, 2, 2], { rest: 0.6 }); // the same reps read on another scale after the cut
+  assert.equal(valid([...a, ...b], [a.length]), 6);
+});
+
+test('shot ranges cover the series', () => {
+  assert.deepEqual(shotRanges(10, [4, 7]), [[0, 4], [4, 7], [7, 10]]);
+  assert.deepEqual(shotRanges(10, []), [[0, 10]]);
+});
+
+test('alternating sides are separate reps; simultaneous ones are one', () => {
+  const left = countSeries([...cycles([1]), ...new Array(25).fill(0), ...cycles([1])], { fps });
+  const right = countSeries([...new Array(25).fill(0), ...cycles([1]), ...new Array(25).fill(0)], { fps });
+  assert.equal(mergeSides(left, right).filter((a) => a.valid).length, 3);
+  const both = countSeries(cycles([1, 1]), { fps });
+  assert.equal(mergeSides(both, both).filter((a) => a.valid).length, 2);
+});
