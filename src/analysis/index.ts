@@ -1,13 +1,13 @@
 // The engine factory the composition root uses: decode -> pose -> pipeline. The model loads lazily
 // on the first analysis so that an API-only process never pays for it.
 import { access } from 'node:fs/promises';
-import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { AnalysisEngine, AnalysisInput, AnalysisOutput, PoseTrack } from './engine.js';
 import { VideoProcessingError } from './engine.js';
 import type { AnalysisResult } from './result.js';
 import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions } from './decode.js';
-import { loadMoveNet, defaultModelDir, modelName } from './model.js';
-import { createPoseTracker, KP, KP_COUNT, kpAt, packPose, type PackedPose } from './pose.js';
+import { loadPoseModels, defaultModelDir, modelName, type PoseModels } from './pose/models.js';
+import { createPoseTracker, type PoseTimings } from './pose/tracker.js';
+import { KP, KP_COUNT, kpAt, packPose, type PackedPose } from './pose.js';
 import { analyzePoses, type PipelineOutput } from './pipeline.js';
 import { exerciseDef } from './rules/index.js';
 
@@ -20,6 +20,8 @@ export interface PoseEngineStats {
   frames: number;
   videoMs: number;
   wallMs: number;
+  /** Per-stage pose timings (detector, landmarks, warp) and counts. */
+  pose: PoseTimings;
 }
 
 /** The engine plus a detailed entry point the benches and eval use. */
@@ -30,6 +32,7 @@ export interface ExtractedPoses {
   height: number;
   videoMs: number;
   wallMs: number;
+  pose: PoseTimings;
 }
 
 export interface PoseEngine extends AnalysisEngine {
@@ -63,10 +66,10 @@ export const ENGINE_VERSION = 'pose-engine/1';
 
 export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
   const decodeOpts: DecodeOptions = { ...defaultDecodeOptions, ...opts.decode };
-  let model: Promise<GraphModel> | undefined;
+  let model: Promise<PoseModels> | undefined;
   const getModel = () => {
     // A failed load is not cached: the runner retries ProviderUnavailableError later.
-    model ??= loadMoveNet(opts.modelDir ?? defaultModelDir).catch((e) => { model = undefined; throw e; });
+    model ??= loadPoseModels(opts.modelDir ?? defaultModelDir).catch((e) => { model = undefined; throw e; });
     return model;
   };
 
@@ -89,11 +92,11 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     for await (const frame of decodeFrames(input.videoPath, info, decodeOpts, signal)) {
       signal?.throwIfAborted();
       size = { width: frame.width, height: frame.height };
-      poses.push(packPose(estimate(frame)));
+      poses.push(packPose(await estimate(frame)));
     }
     const fps = Math.min(decodeOpts.fps, info.fps || decodeOpts.fps);
     const lastMs = poses.length ? poses[poses.length - 1]!.timeMs : 0;
-    return { poses, fps, ...size, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started };
+    return { poses, fps, ...size, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started, pose: { ...estimate.timings } };
   }
 
   async function analyzeDetailed(input: AnalysisInput, signal?: AbortSignal) {
@@ -102,7 +105,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     const x = await extractPoses(input, signal);
     const started = performance.now();
     const out = analyzePoses(def, x.poses, x.fps);
-    const stats = { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs + performance.now() - started };
+    const stats = { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs + performance.now() - started, pose: x.pose };
     return { ...out, stats, pose: toPoseTrack(x.poses, x.width, x.height) };
   }
 

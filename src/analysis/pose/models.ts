@@ -1,0 +1,50 @@
+// Loads the vendored BlazePose ONNX models (detector + full landmark model) on onnxruntime-node's
+// CPU provider, one thread each: jobs run in parallel on a 2-core machine, and extra threads per
+// session only contend with them.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { ProviderUnavailableError } from '../engine.js';
+import { DETECTOR_SIZE, ANCHOR_COUNT, type DetectorModel } from './detector.js';
+import { LANDMARK_SIZE, type LandmarkModel } from './landmarks.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const defaultModelDir = join(here, '..', '..', '..', 'vendor', 'blazepose');
+export const modelName = 'blazepose-full-onnx';
+
+export interface PoseModels { detector: DetectorModel; landmarks: LandmarkModel }
+
+const sessionOptions: ort.InferenceSession.SessionOptions = {
+  executionProviders: ['cpu'],
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+};
+
+export async function loadPoseModels(dir = defaultModelDir): Promise<PoseModels> {
+  let det: ort.InferenceSession, lm: ort.InferenceSession;
+  try {
+    [det, lm] = await Promise.all([
+      ort.InferenceSession.create(join(dir, 'blazepose-detector.onnx'), sessionOptions),
+      ort.InferenceSession.create(join(dir, 'blazepose-full.onnx'), sessionOptions),
+    ]);
+  } catch (e) {
+    throw new ProviderUnavailableError(`pose model could not be loaded: ${(e as Error).message}`);
+  }
+  const detector: DetectorModel = {
+    async run(input) {
+      const out = await det.run({ input: new ort.Tensor('float32', input, [1, DETECTOR_SIZE, DETECTOR_SIZE, 3]) });
+      const data = out.person!.data as Float32Array;
+      if (data.length !== ANCHOR_COUNT * 13) throw new Error(`detector output has ${data.length} values`);
+      return data;
+    },
+  };
+  const landmarks: LandmarkModel = {
+    async run(input) {
+      const out = await lm.run({ input_1: new ort.Tensor('float32', input, [1, LANDMARK_SIZE, LANDMARK_SIZE, 3]) });
+      return { landmarks: out.ld_3d!.data as Float32Array, presence: (out.output_poseflag!.data as Float32Array)[0]! };
+    },
+  };
+  return { detector, landmarks };
+}

@@ -1,0 +1,105 @@
+// One video's pose stream: detect the person, then track them with the landmark model's own ROI
+// (MediaPipe's pose pipeline), re-detecting only when needed: the pose presence drops, the
+// landmarks jump further than a body moves in one frame, or the shot changes (a hard cut). A cut
+// is flagged on the frame so counting can split segments there instead of joining two shots.
+import type { Frame } from '../decode.js';
+import { KP, KP_COUNT, type Keypoint, type PoseFrame } from '../pose.js';
+import { createCutDetector } from './cuts.js';
+import { DETECTOR_RANGE, DETECTOR_SIZE, decodeDetections, detectionRoi, pickProminent } from './detector.js';
+import { decodeLandmarks, LANDMARK_RANGE, LANDMARK_SIZE, type Landmarks } from './landmarks.js';
+import type { PoseModels } from './models.js';
+import { fullFrameRoi, warpRoi, type Roi } from './roi.js';
+
+/** MediaPipe's pose-presence threshold for keeping a tracked ROI. */
+const MIN_PRESENCE = 0.5;
+/** Landmark passes on a fresh detection before the frame counts as having no one. */
+const REFINE_TRIES = 3;
+/** Torso-centre move in one frame, in torso lengths, beyond which tracking is not trusted. */
+const MAX_JUMP = 1.2;
+/** Torso length change factor in one frame beyond which tracking is not trusted. */
+const MAX_SCALE_CHANGE = 1.8;
+
+/** Where the time goes, summed over a video (milliseconds). */
+export interface PoseTimings { frames: number; warpMs: number; detectorMs: number; landmarkMs: number; detections: number; landmarkRuns: number; cuts: number }
+
+function torso(kps: readonly Keypoint[]): { x: number; y: number; len: number } | null {
+  const pts = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip].map((k) => kps[k]!);
+  if (pts.some((p) => p.score < 0.3)) return null;
+  const sx = (pts[0]!.x + pts[1]!.x) / 2, sy = (pts[0]!.y + pts[1]!.y) / 2;
+  const hx = (pts[2]!.x + pts[3]!.x) / 2, hy = (pts[2]!.y + pts[3]!.y) / 2;
+  return { x: (sx + hx) / 2, y: (sy + hy) / 2, len: Math.max(1, Math.hypot(sx - hx, sy - hy)) };
+}
+
+/** True when `next` cannot be the same body as `prev` one frame later. */
+export function implausibleJump(prev: readonly Keypoint[], next: readonly Keypoint[]): boolean {
+  const a = torso(prev), b = torso(next);
+  if (!a || !b) return false;
+  const ratio = b.len / a.len;
+  return Math.hypot(b.x - a.x, b.y - a.y) / a.len > MAX_JUMP || ratio > MAX_SCALE_CHANGE || ratio < 1 / MAX_SCALE_CHANGE;
+}
+
+const unseen = (): Keypoint[] => Array.from({ length: KP_COUNT }, () => ({ x: 0, y: 0, score: 0 }));
+
+export interface PoseTracker {
+  (frame: Frame): Promise<PoseFrame>;
+  timings: PoseTimings;
+}
+
+export function createPoseTracker(models: PoseModels): PoseTracker {
+  const isCut = createCutDetector();
+  const detInput = new Float32Array(DETECTOR_SIZE * DETECTOR_SIZE * 3);
+  const lmInput = new Float32Array(LANDMARK_SIZE * LANDMARK_SIZE * 3);
+  const t: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
+  let roi: Roi | null = null;
+  let prev: Keypoint[] | null = null;
+
+  async function landmarksAt(frame: Frame, r: Roi): Promise<Landmarks> {
+    const t0 = performance.now();
+    warpRoi(frame, r, LANDMARK_SIZE, LANDMARK_RANGE, lmInput);
+    const t1 = performance.now();
+    const out = await models.landmarks.run(lmInput);
+    t.warpMs += t1 - t0; t.landmarkMs += performance.now() - t1; t.landmarkRuns++;
+    return decodeLandmarks(out.landmarks, out.presence, r);
+  }
+
+  async function detectRoi(frame: Frame, near: Roi | null): Promise<Roi | null> {
+    const letter = fullFrameRoi(frame.width, frame.height);
+    const t0 = performance.now();
+    warpRoi(frame, letter, DETECTOR_SIZE, DETECTOR_RANGE, detInput);
+    const t1 = performance.now();
+    const raw = await models.detector.run(detInput);
+    t.warpMs += t1 - t0; t.detectorMs += performance.now() - t1; t.detections++;
+    const best = pickProminent(decodeDetections(raw, letter), frame.width, frame.height, near);
+    return best ? detectionRoi(best) : null;
+  }
+
+  const estimate = async (frame: Frame): Promise<PoseFrame> => {
+    t.frames++;
+    const cut = isCut(frame);
+    if (cut) { t.cuts++; roi = null; prev = null; }
+    const lastRoi = roi;
+    let lm: Landmarks | null = null;
+    if (roi) {
+      lm = await landmarksAt(frame, roi);
+      if (lm.presence < MIN_PRESENCE || (prev && implausibleJump(prev, lm.keypoints))) lm = null;
+    }
+    if (!lm) {
+      const found = await detectRoi(frame, lastRoi);
+      // The detector's ROI can be off when something covers the body (a barbell plate over the
+      // head); the landmark model's own ROI from a first, unconvincing pass is usually right, so
+      // it gets up to two more tries on the same frame.
+      let r = found;
+      for (let i = 0; r && i < REFINE_TRIES; i++) {
+        const fresh = await landmarksAt(frame, r);
+        if (fresh.presence >= MIN_PRESENCE) { lm = fresh; break; }
+        r = fresh.nextRoi;
+      }
+    }
+    roi = lm ? lm.nextRoi : null;
+    prev = lm ? lm.keypoints : null;
+    const pose: PoseFrame = { timeMs: frame.timeMs, width: frame.width, height: frame.height, keypoints: lm ? lm.keypoints : unseen() };
+    if (cut) pose.cut = true;
+    return pose;
+  };
+  return Object.assign(estimate, { timings: t });
+}
