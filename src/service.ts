@@ -53,6 +53,8 @@ export async function openService(config: Config, clock: () => Date = () => new 
   const ledger = createLedger(store, () => projector.catchUp());
   const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
   const storage = disk ? createDiskStorage(disk, config.storagePublicUrl) : createS3Storage(config.s3, clock);
+  // A ledger written before the hash chain existed gets it once (resumable; a no-op once sealed).
+  if (store instanceof SqliteEventStore) await store.completeChain();
   // Events appended while no process was projecting (a crash between append and projection).
   await projector.catchUp();
   // Other nodes append to KurrentDB too: follow their events into this node's read models.

@@ -12,16 +12,19 @@ import { auditCommand, events } from './audit.js';
 import { helpOf, parse, UsageError, type Command } from './command.js';
 import { jobs } from './jobs.js';
 import { keys } from './keys.js';
+import { ledger, verifyCommand } from './ledger.js';
 import { projections } from './projections.js';
 
 /** Groups of sub-commands, and commands that stand alone (audit). */
-const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections };
+const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections, ledger };
+/** Sub-commands of a stand-alone command: `audit verify` beside `audit KEY_ID`. */
+const beside: Record<string, Record<string, Command>> = { audit: { verify: verifyCommand } };
 
 const isCommand = (g: Record<string, Command> | Command): g is Command => typeof (g as Command).run === 'function';
 
 function commandsOf(name: string): Command[] {
   const g = groups[name]!;
-  return isCommand(g) ? [g] : Object.values(g);
+  return isCommand(g) ? [g, ...Object.values(beside[name] ?? {})] : Object.values(g);
 }
 
 const listing = (cmds: Command[]) => cmds.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n');
@@ -57,8 +60,9 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
   let command: Command;
   let args: string[];
   if (isCommand(group)) {
-    command = group;
-    args = argv.slice(1);
+    const sub = second === undefined ? undefined : beside[first]?.[second];
+    command = sub ?? group;
+    args = argv.slice(sub ? 2 : 1);
   } else {
     if (second === undefined || wantsHelp([second])) {
       (second ? io.out : io.err).write(groupHelp(first));

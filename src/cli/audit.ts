@@ -4,7 +4,7 @@ import { audit, type AuditReport } from '../audit/replay.js';
 import { summaryLines, toCsv, toJson, toTable } from '../audit/format.js';
 import { OperatorError } from '../commands/errors.js';
 import { ledgerStream } from '../events/ledger.js';
-import { SqliteEventStore } from '../events/store/sqlite.js';
+import { upcast } from '../events/upcasters.js';
 import { keyById } from '../projections/identity.js';
 import type { Service } from '../service.js';
 import { UsageError, write, type Command } from './command.js';
@@ -60,44 +60,51 @@ export const auditCommand: Command = {
   },
 };
 
-const PAGE = 1_000;
-
 export const events: Record<string, Command> = {
   export: {
-    usage: 'events export KEY_ID [--upcast]',
-    summary: "stream the key's raw events as NDJSON, oldest first, for an outside auditor",
+    usage: 'events export KEY_ID|--all [--upcast]',
+    summary: "stream the key's raw events (or the whole ledger's) as NDJSON, oldest first, for an outside auditor",
     details: [
-      'Each line: {"position","revision","type","schemaVersion","recordedAt","data"} exactly as stored',
-      '(old schema versions included); --upcast lifts each event to the current schema first.',
+      'Each line: {"position","stream","revision","type","schemaVersion","recordedAt","data","hash","root","head"}',
+      'exactly as stored (old schema versions included), with the event\'s chain hash, the running root',
+      'after it (null where the store keeps none) and the last revision appended to its stream (so a',
+      'truncated stream shows). scripts/verify-ledger-export.mjs checks an export',
+      'offline; with --all and a digest it proves the prefix. --upcast lifts each event to the current',
+      'schema first (the hashes stay those of the stored form, so such an export does not verify).',
     ].join('\n'),
-    args: ['KEY_ID'],
-    options: { upcast: { type: 'boolean' } },
+    args: ['KEY_ID?'],
+    options: { upcast: { type: 'boolean' }, all: { type: 'boolean' } },
     async run({ values, positionals, service, out }) {
-      const keyId = positionals[0]!;
+      const keyId = positionals[0];
+      if (keyId === undefined && !values.all) throw new UsageError('missing KEY_ID (or --all for the whole ledger)');
+      if (keyId !== undefined && values.all) throw new UsageError('give KEY_ID or --all, not both');
       const svc = await service();
-      const stream = ledgerStream(keyId);
-      let count = 0;
-      if (svc.store instanceof SqliteEventStore && !values.upcast) {
-        // Paged, so a key with a million events streams in flat memory.
-        const page = svc.store.db.prepare<[string, number, number], { position: number; revision: number; type: string; schema_version: number; recorded_at: string; data: string }>(
-          'SELECT position, revision, type, schema_version, recorded_at, data FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
-        );
-        for (let from = 0; ; from += PAGE) {
-          const rows = page.all(stream, from, PAGE);
-          for (const r of rows) {
-            await write(out, `{"position":${r.position},"revision":${r.revision},"type":${JSON.stringify(r.type)},"schemaVersion":${r.schema_version},"recordedAt":${JSON.stringify(r.recorded_at)},"data":${r.data}}\n`);
-          }
-          count += rows.length;
-          if (rows.length < PAGE) break;
-        }
-      } else {
-        for (const e of await svc.store.readStream(stream)) {
-          const { position, revision, type, schemaVersion, recordedAt, data } = e;
-          await write(out, `${JSON.stringify({ position, revision, type, schemaVersion, recordedAt, data })}\n`);
-          count += 1;
-        }
+      const stream = keyId === undefined ? undefined : ledgerStream(keyId);
+      // First pass: each stream's head as appended (hash rows count, so events deleted from the end
+      // of a stream behind the service's back show as a stream shorter than its head), and where the
+      // export stops, so events appended meanwhile cannot make it disagree with itself.
+      const heads = new Map<string, number>();
+      let upTo = 0;
+      for await (const { position, event, stored } of svc.store.checkItems(stream)) {
+        const name = event?.stream ?? stored!.stream;
+        heads.set(name, Math.max(heads.get(name) ?? -1, event?.revision ?? -1, stored?.revision ?? -1));
+        upTo = position;
       }
-      if (count === 0) throw new OperatorError(`no key ${keyId}`);
+      let count = 0;
+      // Paged by the store, so a ledger of millions of events streams in flat memory.
+      for await (const { position, event: e, stored } of svc.store.checkItems(stream)) {
+        if (position > upTo) break;
+        if (!e) continue;
+        let { schemaVersion, data } = e;
+        if (values.upcast) {
+          const lifted = upcast({ type: e.type, data: JSON.parse(data), schemaVersion });
+          [schemaVersion, data] = [lifted.schemaVersion, JSON.stringify(lifted.data)];
+        }
+        const hex = (b: Buffer | undefined) => (b ? `"${b.toString('hex')}"` : 'null');
+        await write(out, `{"position":${position},"stream":${JSON.stringify(e.stream)},"revision":${e.revision},"type":${JSON.stringify(e.type)},"schemaVersion":${schemaVersion},"recordedAt":${JSON.stringify(e.recordedAt)},"data":${data},"hash":${hex(stored?.hash)},"root":${hex(stored?.root)},"head":${heads.get(e.stream)}}\n`);
+        count += 1;
+      }
+      if (count === 0 && keyId !== undefined) throw new OperatorError(`no key ${keyId}`);
     },
   },
 };

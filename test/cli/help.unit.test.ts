@@ -19,6 +19,7 @@ async function run(...argv: string[]) {
 const COMMANDS = [
   'keys create', 'keys list', 'keys suspend', 'keys reinstate', 'keys revoke', 'keys set-limit',
   'jobs cancel', 'jobs list', 'jobs show', 'audit', 'events export', 'projections rebuild', 'projections verify',
+  'audit verify', 'ledger digest', 'ledger chain',
 ];
 
 test('every command answers --help and -h with its own usage, exit 0', async () => {
@@ -35,7 +36,7 @@ test('the top level and every group answer --help with the commands they hold', 
   const top = await run('--help');
   assert.equal(top.code, 0);
   for (const command of COMMANDS) assert.ok(top.out.includes(`  ${command}`), command);
-  for (const group of ['keys', 'jobs', 'events', 'projections']) {
+  for (const group of ['keys', 'jobs', 'events', 'projections', 'ledger']) {
     const res = await run(group, '--help');
     assert.equal(res.code, 0);
     for (const command of COMMANDS.filter((c) => c.startsWith(`${group} `))) assert.ok(res.out.includes(command), command);
@@ -63,6 +64,10 @@ test('bad arguments: a message naming the problem, the usage, exit 2', async () 
     [['audit', 'k', '--until', 'yesterday'], /--until must be an ISO 8601 time/],
     [['events', 'export'], /missing KEY_ID/],
     [['projections', 'rebuild', 'now'], /unexpected argument "now"/],
+    [['audit', 'verify', '--format', 'xml'], /--format must be text or json/],
+    [['audit', 'verify', '--digest', '/nonexistent/digest.json'], /--digest: no file/],
+    [['events', 'export', 'k', '--all'], /KEY_ID or --all, not both/],
+    [['ledger', 'digest', 'now'], /unexpected argument "now"/],
     [['projections', 'verify', '--format', 'yaml'], /--format must be text or json/],
   ];
   for (const [argv, message] of cases) {

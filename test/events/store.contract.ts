@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { checkChain } from '../../src/audit/chain.js';
+import { eventHash, GENESIS, nextRoot, type CheckItem } from '../../src/events/chain.js';
 import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../../src/events/ledger.js';
 import { ConflictError, NO_STREAM, type EventStore } from '../../src/events/store/port.js';
 
@@ -121,5 +123,37 @@ export function eventStoreContract(name: string, opts: ContractOptions) {
     } finally {
       await other.close();
     }
+  });
+
+  it('every event carries a hash chaining it to the previous event of its stream, over its stored form', async (store) => {
+    const [a, b] = [stream(), stream()];
+    await store.append(a, [minted('h1'), suspended(1)], NO_STREAM);
+    await store.append(b, [suspended(2)], NO_STREAM);
+    await store.append(a, [suspended(3)], 1);
+    const items: CheckItem[] = [];
+    for await (const item of store.checkItems(a)) items.push(item);
+    assert.deepEqual(items.map((i) => i.event!.revision), [0, 1, 2]);
+    let prev = GENESIS;
+    for (const { event, stored } of items) {
+      prev = eventHash(prev, { ...event!, data: JSON.parse(event!.data) });
+      assert.equal(stored?.hash.toString('hex'), prev.toString('hex'), `revision ${event!.revision}`);
+    }
+    const report = await checkChain(store.checkItems(b), { stream: b });
+    assert.ok(report.ok, JSON.stringify(report.failures));
+    assert.equal(report.events, 1);
+  });
+
+  it('the digest is the running root over every event in global order, at the last position', async (store) => {
+    await store.append(stream(), [suspended(1)], NO_STREAM);
+    const digest = await store.digest();
+    assert.equal(digest.position, await store.lastPosition());
+    let root = GENESIS;
+    for await (const { event, stored } of store.checkItems()) if (event) root = nextRoot(root, stored!.hash);
+    assert.equal(digest.root, root.toString('hex'));
+    const s = stream();
+    await store.append(s, [suspended(2)], NO_STREAM);
+    let last: CheckItem | undefined;
+    for await (const item of store.checkItems(s)) last = item;
+    assert.equal((await store.digest()).root, nextRoot(root, last!.stored!.hash).toString('hex'), 'a later digest extends the earlier root');
   });
 }

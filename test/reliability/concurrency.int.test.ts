@@ -54,6 +54,8 @@ function scheduled(store: EventStore, s: fc.Scheduler): EventStore {
     },
     readAll: (...args) => store.readAll(...args),
     lastPosition: () => store.lastPosition(),
+    digest: () => store.digest(),
+    checkItems: (stream) => store.checkItems(stream),
     close: () => store.close(),
   };
 }
@@ -269,6 +271,8 @@ test('two API nodes on one DATA_DIR: a submission that loses its handle to the s
       readStream: (...args) => store.readStream(...args),
       readAll: (...args) => store.readAll(...args),
       lastPosition: () => store.lastPosition(),
+      digest: () => store.digest(),
+      checkItems: (stream) => store.checkItems(stream),
       close: () => store.close(),
     };
     const svcB: Service = { ...nodeB, ledger: createLedger(gated, () => nodeB.projector.catchUp()) };

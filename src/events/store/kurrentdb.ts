@@ -17,6 +17,7 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
+import { eventHash, GENESIS, rootOf, type CheckItem } from '../chain.js';
 import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
 import { upcast } from '../upcasters.js';
 import { ConflictError, NO_STREAM, StoreUnavailableError, type AppendResult, type EventStore, type RecordedEvent } from './port.js';
@@ -25,10 +26,12 @@ const LEDGER_PREFIX = 'ledger-';
 /** Only the ledger streams: system events ($stats, $settings, ...) never reach the projections. */
 const ledgerOnly = () => streamNameFilter({ prefixes: [LEDGER_PREFIX] });
 
-/** Kept with each event, so a read gives back what SQLite keeps in its columns. */
+/** Kept with each event, so a read gives back what SQLite keeps in its columns and side table. */
 interface Meta {
   schemaVersion: number;
   recordedAt: string;
+  /** The event's chain hash (events/chain.ts), hex; absent on events appended before the chain existed. */
+  hash?: string;
 }
 
 /**
@@ -82,6 +85,8 @@ export interface Subscription {
 export class KurrentDbEventStore implements EventStore {
   private readonly client: KurrentDBClient;
   private readonly clock: () => Date;
+  /** The last hash this node appended or read per stream: an append chains from it without a read. */
+  private readonly heads = new Map<string, { revision: number; hash: Buffer }>();
 
   /** `url` is a connection string, e.g. kurrentdb://localhost:2113?tls=false. */
   constructor(url: string, opts: { clock?: () => Date } = {}) {
@@ -101,22 +106,65 @@ export class KurrentDbEventStore implements EventStore {
     // with no concurrency check at all.
     const streamState: AppendStreamState = expectedRevision === NO_STREAM ? 'no_stream' : BigInt(expectedRevision);
     try {
-      const result = await this.client.appendToStream(
-        stream,
-        events.map((e) => {
-          const metadata: Meta = { schemaVersion: e.schemaVersion, recordedAt: e.recordedAt };
-          return jsonEvent({ type: e.type, data: e.data as Record<string, unknown>, metadata: { ...metadata } });
-        }),
-        { streamState },
-      );
+      // The expected-revision check makes the server refuse the append unless the event we chain
+      // from is still the stream's last.
+      let prev = await this.hashAt(stream, expectedRevision);
+      const toAppend = events.map((e, i) => {
+        prev = eventHash(prev, { stream, revision: expectedRevision + 1 + i, type: e.type, schemaVersion: e.schemaVersion, recordedAt: e.recordedAt, data: e.data });
+        const metadata: Meta = { schemaVersion: e.schemaVersion, recordedAt: e.recordedAt, hash: prev.toString('hex') };
+        return jsonEvent({ type: e.type, data: e.data as Record<string, unknown>, metadata: { ...metadata } });
+      });
+      const result = await this.client.appendToStream(stream, toAppend, { streamState });
       const actual = Number(result.nextExpectedRevision);
       if (!result.success) throw new ConflictError(stream, expectedRevision, actual);
+      this.heads.set(stream, { revision: actual, hash: prev });
       return { nextRevision: actual, lastPosition: Number(result.position?.commit ?? 0) };
     } catch (err) {
+      this.heads.delete(stream);
       if (err instanceof WrongExpectedVersionError) {
         const actual = typeof err.actualState === 'bigint' ? Number(err.actualState) : NO_STREAM;
         throw new ConflictError(stream, expectedRevision, actual);
       }
+      throw unavailable(err);
+    }
+  }
+
+  /** The chain hash of a stream's event (GENESIS before revision 0); recomputed for events stored without one. */
+  private async hashAt(stream: string, revision: number): Promise<Buffer> {
+    if (revision < 0) return GENESIS;
+    const cached = this.heads.get(stream);
+    if (cached?.revision === revision) return cached.hash;
+    let prev = GENESIS;
+    for await (const item of this.checkItems(stream)) {
+      if (item.event!.revision > revision) break;
+      prev = item.stored?.hash ?? eventHash(prev, { ...item.event!, data: JSON.parse(item.event!.data) });
+    }
+    this.heads.set(stream, { revision, hash: prev });
+    return prev;
+  }
+
+  async digest(): Promise<{ position: number; root: string }> {
+    return rootOf(this.checkItems());
+  }
+
+  async *checkItems(stream?: string): AsyncGenerator<CheckItem> {
+    const read = stream === undefined
+      ? this.client.readAll({ fromPosition: START, direction: FORWARDS, filter: ledgerOnly() })
+      : this.client.readStream(stream, { fromRevision: START, direction: FORWARDS });
+    try {
+      for await (const resolved of read) {
+        const e = resolved.event;
+        if (!e || !e.isJson || !e.streamId.startsWith(LEDGER_PREFIX)) continue;
+        const meta = (e.metadata ?? {}) as Partial<Meta>;
+        const revision = Number(e.revision);
+        yield {
+          position: Number(e.position?.commit ?? resolved.commitPosition ?? 0),
+          event: { stream: e.streamId, revision, type: e.type, schemaVersion: meta.schemaVersion ?? 1, recordedAt: meta.recordedAt ?? e.created.toISOString(), data: JSON.stringify(e.data) },
+          stored: meta.hash ? { stream: e.streamId, revision, hash: Buffer.from(meta.hash, 'hex') } : undefined,
+        };
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return;
       throw unavailable(err);
     }
   }

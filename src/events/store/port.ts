@@ -1,4 +1,5 @@
 // The event-store port. SQLite (default) and KurrentDB implement it; one contract suite tests both.
+import type { CheckItem } from '../chain.js';
 import type { LedgerEvent } from '../ledger.js';
 
 /** Revision of the last event in a stream; NO_STREAM when it has none. */
@@ -30,6 +31,10 @@ export interface EventStore {
   readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
   /** The last global position; 0 when the store is empty. */
   lastPosition(): Promise<number>;
+  /** The running root of the hash chain (events/chain.ts) after the last event, for `ledger digest`. */
+  digest(): Promise<{ position: number; root: string }>;
+  /** Every event as stored with the hash stored for it, in global order (of one stream if given), for `audit verify`. */
+  checkItems(stream?: string): AsyncIterable<CheckItem>;
   close(): Promise<void>;
 }
 

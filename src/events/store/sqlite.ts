@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
 import { upcast } from '../upcasters.js';
 import { ConflictError, StoreUnavailableError, type AppendResult, type EventStore, type RecordedEvent } from './port.js';
+import { CHAIN_DDL, ChainWriter, chainItems } from './sqlite-chain.js';
+import type { CheckItem } from '../chain.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -73,11 +75,14 @@ export class SqliteEventStore implements EventStore {
   private readonly after: Database.Statement<[number, number], EventRow>;
   private readonly last: Database.Statement<[], { p: number | null }>;
   private readonly appendTx: (stream: string, events: readonly LedgerEvent[], expected: number) => AppendResult;
+  /** The tamper-evidence chain's side table (sqlite-chain.ts). */
+  readonly chain: ChainWriter;
 
   constructor(path: string, opts: { busyTimeoutMs?: number; clock?: () => Date } = {}) {
     const clock = opts.clock ?? (() => new Date());
     this.db = guard(() => openSqlite(path, opts.busyTimeoutMs));
-    guard(() => this.db.exec(DDL));
+    guard(() => this.db.exec(DDL + CHAIN_DDL));
+    this.chain = new ChainWriter(this.db);
     this.insert = this.db.prepare(
       'INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -93,10 +98,12 @@ export class SqliteEventStore implements EventStore {
       const recordedAt = clock().toISOString();
       let revision = actual;
       let position = 0;
+      let chain = this.chain.start(stream, actual);
       for (const e of events) {
         revision += 1;
         const info = this.insert.run(stream, revision, e.type, CURRENT_SCHEMA_VERSION, JSON.stringify(e.data), recordedAt);
         position = Number(info.lastInsertRowid);
+        if (chain) chain = this.chain.add(chain, position, { stream, revision, type: e.type, schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt, data: e.data });
       }
       return { nextRevision: revision, lastPosition: position };
     }).immediate;
@@ -117,6 +124,52 @@ export class SqliteEventStore implements EventStore {
 
   async lastPosition(): Promise<number> {
     return guard(() => this.last.get()?.p ?? 0);
+  }
+
+  async digest(): Promise<{ position: number; root: string }> {
+    return guard(() => {
+      const unchained = this.chain.unchained();
+      if (unchained > 0) {
+        throw new StoreUnavailableError(this.chain.isSealed()
+          ? `${unchained} events at the end of the ledger have no hash: they were not appended by the service (run \`audit verify\`)`
+          : `${unchained} events are not hashed yet: the one-time chaining of this ledger is still running`);
+      }
+      const tip = this.chain.tip();
+      return { position: tip.position, root: tip.root.toString('hex') };
+    });
+  }
+
+  /** Read on a connection of its own inside one read transaction: a fixed snapshot while servers append. */
+  async *checkItems(stream?: string): AsyncGenerator<CheckItem> {
+    const db = guard(() => new Database(this.db.name, { readonly: true, fileMustExist: true }));
+    try {
+      db.exec('BEGIN');
+      let n = 0;
+      for (const item of chainItems(db, stream)) {
+        yield item;
+        // Let the event loop breathe on a long ledger (output, signals).
+        if (++n % 10_000 === 0) await new Promise((r) => setImmediate(r));
+      }
+      db.exec('COMMIT');
+    } finally {
+      db.close();
+    }
+  }
+
+  /**
+   * Hashes the events of a ledger written before the chain existed (sqlite-chain.ts), a batch per
+   * write transaction, yielding between batches; a no-op once sealed. Returns the events hashed.
+   */
+  async completeChain(onProgress?: (done: number, remaining: number) => void): Promise<number> {
+    if (guard(() => this.chain.isSealed())) return 0;
+    let done = 0;
+    for (;;) {
+      const n = guard(() => this.chain.backfillBatch(2_000));
+      if (n === 0) return done;
+      done += n;
+      onProgress?.(done, guard(() => this.chain.unchained()));
+      await new Promise((r) => setImmediate(r));
+    }
   }
 
   async close(): Promise<void> {
