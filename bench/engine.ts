@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeFrames, defaultDecodeOptions, probe } from '../src/analysis/decode.js';
 import { createPoseEngine } from '../src/analysis/index.js';
+import type { PoseTimings } from '../src/analysis/pose/tracker.js';
 import { loadLabels, videosDir } from './eval.js';
 
-interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; frames: number; peakRssMb: number; valid?: number }
+interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings }
 
 /** Child side: one measurement, printed as a JSON line. */
 async function measure(mode: Measure['mode'], path: string, exercise: string): Promise<Measure> {
@@ -26,6 +27,7 @@ async function measure(mode: Measure['mode'], path: string, exercise: string): P
   return {
     mode, videoMs: out.stats.videoMs, wallMs: out.stats.wallMs, frames: out.stats.frames,
     peakRssMb: process.resourceUsage().maxRSS / 1024, valid: out.result.repetitions.filter((r) => r.is_valid_rep).length,
+    pose: out.stats.pose,
   };
 }
 
@@ -48,25 +50,39 @@ function runChildAsync(mode: Measure['mode'], path: string, exercise: string): P
 }
 
 async function main() {
-  const labels = loadLabels();
-  if (!labels) {
+  // `-- --only a.mp4,b.mp4` measures a few clips and `--no-long` skips the ten-minute video (a
+  // quick look); the default is every labelled clip and the long video.
+  const oi = process.argv.indexOf('--only');
+  const only = oi > 0 ? new Set(process.argv[oi + 1]?.split(',') ?? []) : null;
+  const labels = loadLabels()?.filter((l) => !only || only.has(l.file)) ?? null;
+  if (!labels || labels.length === 0) {
     console.error(`no clips at ${videosDir}`);
     process.exitCode = 1;
     return;
   }
   console.log(`engine ${createPoseEngine().version}; decode ${defaultDecodeOptions.fps} fps, max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
-  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'ms/frame', 'peak RSS MB']];
-  let vid = 0, wall = 0, peak = 0;
+  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'peak RSS MB']];
+  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0;
+  const sum: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
   for (const l of labels) {
     const path = join(videosDir, l.file);
     const d = runChild('decode', path, l.exercise);
     const a = runChild('analyze', path, l.exercise);
-    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb);
+    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb); decWall += d.wallMs; frames += a.frames;
+    const p = a.pose!;
+    for (const k of Object.keys(sum) as (keyof PoseTimings)[]) sum[k] += p[k];
     rows.push([l.file, (a.videoMs / 1000).toFixed(1), (d.wallMs / 1000).toFixed(2), (d.videoMs / d.wallMs).toFixed(1),
-      (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), a.peakRssMb.toFixed(0)]);
+      (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), (d.wallMs / d.frames).toFixed(1),
+      (p.landmarkMs / p.frames).toFixed(1), p.detections ? (p.detectorMs / p.detections).toFixed(1) : '-', String(p.detections),
+      (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0)]);
   }
   print(rows);
-  console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)}; highest peak RSS ${peak.toFixed(0)} MB`);
+  console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)} ` +
+    `(decoding alone, same run: RTF ${(vid / decWall).toFixed(1)}); highest peak RSS ${peak.toFixed(0)} MB`);
+  console.log(`per frame (${frames} frames): whole engine ${(wall / frames).toFixed(1)} ms = decode ${(decWall / frames).toFixed(1)} + ` +
+    `landmarks ${(sum.landmarkMs / frames).toFixed(1)} (${(sum.landmarkMs / sum.landmarkRuns).toFixed(1)} per run, ${sum.landmarkRuns} runs) + ` +
+    `detector ${(sum.detectorMs / frames).toFixed(1)} (${(sum.detectorMs / Math.max(1, sum.detections)).toFixed(1)} per run, ${sum.detections} runs) + ` +
+    `warp ${(sum.warpMs / frames).toFixed(2)} + the rest ${((wall - decWall - sum.landmarkMs - sum.detectorMs - sum.warpMs) / frames).toFixed(1)}; ${sum.cuts} cuts`);
 
   // Two jobs at once on this machine's cores: each job's own real-time factor.
   const pair = labels.slice(0, 2);
@@ -74,6 +90,7 @@ async function main() {
   console.log(`\ntwo jobs in parallel: ` + both.map((m, i) => `${pair[i]!.file} RTF ${(m.videoMs / m.wallMs).toFixed(2)}`).join(', ') +
     `; combined throughput ${(both.reduce((a, m) => a + m.videoMs, 0) / Math.max(...both.map((m) => m.wallMs))).toFixed(2)} video s per wall s`);
 
+  if (process.argv.includes('--no-long')) return;
   // Long video: the largest clip looped (stream copy) to about ten minutes, in a temp dir.
   const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   const size = (l: { file: string }) => statSync(join(videosDir, l.file)).size;

@@ -38,7 +38,8 @@ export function fromRoi(roi: Roi, u: number, v: number): { x: number; y: number 
 /**
  * Samples the ROI into an NHWC float tensor of side `size` with bilinear interpolation; black
  * (pixel value 0) outside the frame, as MediaPipe's BORDER_ZERO. Cost depends on the output size
- * only, never on the decoded frame's.
+ * only, never on the decoded frame's. Rows that lie wholly inside the frame (the usual case) take
+ * a branch-free path; only rows touching the border check every sample.
  */
 export function warpRoi(frame: Frame, roi: Roi, size: number, range: InputRange, out: Float32Array<ArrayBuffer> = new Float32Array(size * size * 3)): Float32Array<ArrayBuffer> {
   const { width: W, height: H, rgb } = frame;
@@ -50,22 +51,37 @@ export function warpRoi(frame: Frame, roi: Roi, size: number, range: InputRange,
   const y0 = roi.cy - s * half - c * half - 0.5;
   const zero = range.offset;
   const k = range.scale;
+  const stride = W * 3;
   let o = 0;
   for (let j = 0; j < size; j++) {
     let x = x0 + c * 0.5 - s * (j + 0.5);
     let y = y0 + s * 0.5 + c * (j + 0.5);
+    const xEnd = x + c * (size - 1), yEnd = y + s * (size - 1);
+    const inside = Math.min(x, xEnd) >= 0 && Math.min(y, yEnd) >= 0 && Math.max(x, xEnd) < W - 1 && Math.max(y, yEnd) < H - 1;
+    if (inside) {
+      for (let i = 0; i < size; i++, x += c, y += s, o += 3) {
+        const xf = x | 0, yf = y | 0;
+        const fx = x - xf, fy = y - yf;
+        const a = yf * stride + xf * 3, b = a + stride;
+        const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+        out[o] = (rgb[a]! * w00 + rgb[a + 3]! * w01 + rgb[b]! * w10 + rgb[b + 3]! * w11) * k + zero;
+        out[o + 1] = (rgb[a + 1]! * w00 + rgb[a + 4]! * w01 + rgb[b + 1]! * w10 + rgb[b + 4]! * w11) * k + zero;
+        out[o + 2] = (rgb[a + 2]! * w00 + rgb[a + 5]! * w01 + rgb[b + 2]! * w10 + rgb[b + 5]! * w11) * k + zero;
+      }
+      continue;
+    }
     for (let i = 0; i < size; i++, x += c, y += s, o += 3) {
       if (x <= -1 || y <= -1 || x >= W || y >= H) { out[o] = out[o + 1] = out[o + 2] = zero; continue; }
       const xf = Math.floor(x), yf = Math.floor(y);
       const fx = x - xf, fy = y - yf;
       // Neighbours outside the frame count as black: the border fades like a zero-padded image.
       const xin0 = xf >= 0, xin1 = xf + 1 < W, yin0 = yf >= 0, yin1 = yf + 1 < H;
-      const a = (yf * W + xf) * 3;
+      const a = yf * stride + xf * 3;
       const wa = xin0 && yin0 ? (1 - fx) * (1 - fy) : 0;
       const wb = xin1 && yin0 ? fx * (1 - fy) : 0;
       const wc = xin0 && yin1 ? (1 - fx) * fy : 0;
       const wd = xin1 && yin1 ? fx * fy : 0;
-      const b = a + 3, cc = a + W * 3, d = cc + 3;
+      const b = a + 3, cc = a + stride, d = cc + 3;
       for (let ch = 0; ch < 3; ch++) {
         const v = (wa ? rgb[a + ch]! * wa : 0) + (wb ? rgb[b + ch]! * wb : 0) + (wc ? rgb[cc + ch]! * wc : 0) + (wd ? rgb[d + ch]! * wd : 0);
         out[o + ch] = v * k + zero;

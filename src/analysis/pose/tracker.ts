@@ -19,6 +19,10 @@ const MAX_JUMP = 1.2;
 /** Torso length change factor in one frame beyond which tracking is not trusted. */
 const MAX_SCALE_CHANGE = 1.8;
 
+/** With no one in the picture for this many frames, the detector runs only every DETECT_EVERY frames. */
+const LOST_GRACE = 5;
+const DETECT_EVERY = 3;
+
 /** Where the time goes, summed over a video (milliseconds). */
 export interface PoseTimings { frames: number; warpMs: number; detectorMs: number; landmarkMs: number; detections: number; landmarkRuns: number; cuts: number }
 
@@ -52,6 +56,7 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
   const t: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
   let roi: Roi | null = null;
   let prev: Keypoint[] | null = null;
+  let lostFrames = 0;
 
   async function landmarksAt(frame: Frame, r: Roi): Promise<Landmarks> {
     const t0 = performance.now();
@@ -76,14 +81,16 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
   const estimate = async (frame: Frame): Promise<PoseFrame> => {
     t.frames++;
     const cut = isCut(frame);
-    if (cut) { t.cuts++; roi = null; prev = null; }
+    if (cut) { t.cuts++; roi = null; prev = null; lostFrames = 0; }
     const lastRoi = roi;
     let lm: Landmarks | null = null;
     if (roi) {
       lm = await landmarksAt(frame, roi);
       if (lm.presence < MIN_PRESENCE || (prev && implausibleJump(prev, lm.keypoints))) lm = null;
     }
-    if (!lm) {
+    // An empty scene (before the person walks in) costs a detector run per frame; after a short
+    // grace it is searched every few frames only. A cut always searches at once.
+    if (!lm && (lostFrames < LOST_GRACE || lostFrames % DETECT_EVERY === 0)) {
       const found = await detectRoi(frame, lastRoi);
       // The detector's ROI can be off when something covers the body (a barbell plate over the
       // head); the landmark model's own ROI from a first, unconvincing pass is usually right, so
@@ -95,6 +102,7 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
         r = fresh.nextRoi;
       }
     }
+    lostFrames = lm ? 0 : lostFrames + 1;
     roi = lm ? lm.nextRoi : null;
     prev = lm ? lm.keypoints : null;
     const pose: PoseFrame = { timeMs: frame.timeMs, width: frame.width, height: frame.height, keypoints: lm ? lm.keypoints : unseen() };
