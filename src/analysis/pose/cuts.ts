@@ -6,10 +6,14 @@ import type { Frame } from '../decode.js';
 
 const GRID = 48;
 const BINS = 32;
-/** Histogram distance (0..1, half the L1 of normalised histograms) that marks a cut. */
-const HIST_CUT = 0.35;
-/** And the mean per-pixel luma change (0..255) that must come with it. */
-const DIFF_CUT = 30;
+/**
+ * A cut: histogram distance (0..1, half the L1 of normalised histograms) and mean per-pixel luma
+ * change (0..255) both high, in one of two proportions: a new scene with other colours, or a new
+ * angle on the same room (similar histogram, nearly every pixel different). Measured on the shared
+ * clips: hand-held and orbiting cameras stay under 0.15 / 41; cuts between shots of push-ups in
+ * other rooms gave 0.58 / 72 and 0.28 / 62; title cards to the scene 0.93 / 143.
+ */
+const CUT_RULES: readonly { hist: number; diff: number }[] = [{ hist: 0.35, diff: 30 }, { hist: 0.2, diff: 50 }];
 
 export interface CutDetector { (frame: Frame): boolean }
 
@@ -48,7 +52,7 @@ export function createCutDetector(): CutDetector {
     let cut = false;
     if (prev) {
       const s = cutScore(prev, cur);
-      cut = s.hist > HIST_CUT && s.diff > DIFF_CUT;
+      cut = CUT_RULES.some((r) => s.hist > r.hist && s.diff > r.diff);
       [prev, cur] = [cur, prev];
     } else {
       prev = cur;
