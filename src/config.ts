@@ -29,6 +29,14 @@ export interface Config {
   storeBusyTimeoutMs: number;
   /** On SIGTERM, how long running analyses may finish before their leases are given back. */
   shutdownGraceSeconds: number;
+  webhooks: {
+    /** Deliver to loopback, private and link-local addresses (tests, on-premise receivers). */
+    allowPrivateHosts: boolean;
+    /** Multiplies every delay of the 3-day retry schedule, the window included (tests shrink it). */
+    retryScale: number;
+    /** How long one delivery waits for the receiver's answer. */
+    timeoutSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -59,6 +67,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (/^(1|true|yes)$/i.test(raw)) return true;
   if (/^(0|false|no)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function positive(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw.trim());
+  if (!/^\d*\.?\d+(e-?\d+)?$/i.test(raw.trim()) || !(value > 0) || value > 1000) throw new ConfigError(`${name} must be a number above 0 and at most 1000, got "${raw}"`);
+  return value;
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -111,5 +127,10 @@ export function loadConfig(env: Env = process.env): Config {
     sweepIntervalSeconds: int(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
     storeBusyTimeoutMs: int(env, 'STORE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
+    webhooks: {
+      allowPrivateHosts: bool(env, 'WEBHOOK_ALLOW_PRIVATE_HOSTS', false),
+      retryScale: positive(env, 'WEBHOOK_RETRY_SCALE', 1),
+      timeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 120),
+    },
   };
 }

@@ -179,6 +179,19 @@ export function createAuditor(keyId: string) {
         movement = move('release', e.data.jobId, `cancelled by ${e.data.by} while ${from}: unit returned`, { held: fig.held - 1 });
         break;
       }
+      // Webhook endpoints and deliveries never move the budget; the deliveries listing shows them.
+      case 'WebhookEndpointRegistered':
+      case 'WebhookEndpointRemoved':
+      case 'WebhookDeliveryAttempted':
+      case 'WebhookDeliverySucceeded':
+      case 'WebhookDeliveryFailed':
+      case 'WebhookRedeliveryRequested':
+        break;
+      case 'IdempotentRequestStarted':
+      case 'IdempotentResponseRecorded':
+      case 'IdempotentRequestReleased':
+        flag('foreign-event', `${e.type} belongs in an idempotency stream, not in a key's ledger`);
+        break;
       default: {
         const exhaustive: never = e;
         flag('unknown-event', `unknown event type ${(exhaustive as RecordedEvent).type}`);

@@ -1,7 +1,7 @@
 // The decision state of one key's ledger: small on purpose (counters, live spots, live jobs), so a
 // key with a million jobs still decides in microseconds. Spots and jobs leave it when they reach a
 // terminal state; the read models keep them for lookups (commands/lookup.ts).
-import type { KeyStatus, LedgerEvent } from '../events/ledger.js';
+import { deliveryIdOf, webhookEventOf, type KeyStatus, type LedgerEvent, type WebhookEventType } from '../events/ledger.js';
 
 export interface LiveSpot {
   expiresAt: string;
@@ -20,6 +20,24 @@ export interface LiveJob {
   released?: number;
 }
 
+export interface LiveEndpoint {
+  events: readonly WebhookEventType[];
+}
+
+/** A webhook delivery not yet acknowledged by a 2xx nor given up. */
+export interface LiveDelivery {
+  endpointId: string;
+  jobId: string;
+  eventType: WebhookEventType;
+  /** Attempts so far. */
+  attempt: number;
+  /** When the retry window opened (the job's end, or an operator's redelivery). */
+  since: string;
+  nextAttemptAt: string;
+  worker?: string;
+  leaseUntil?: string;
+}
+
 export interface KeyState {
   status: 'unknown' | KeyStatus;
   partnerId: string;
@@ -33,6 +51,10 @@ export interface KeyState {
   jobs: Readonly<Record<string, LiveJob>>;
   /** Mint times (epoch ms) inside MAX_WINDOW_SECONDS of the latest mint, oldest first, for the rolling window. */
   recentMints: readonly number[];
+  /** Registered webhook endpoints (removed ones leave). */
+  endpoints: Readonly<Record<string, LiveEndpoint>>;
+  /** Pending webhook deliveries: the outbox, derived from the stream. */
+  deliveries: Readonly<Record<string, LiveDelivery>>;
 }
 
 /** The longest rolling window (and spot lifetime) the service supports; older mint times are dropped
@@ -49,6 +71,8 @@ export const initialState = (): KeyState => ({
   spots: {},
   jobs: {},
   recentMints: [],
+  endpoints: {},
+  deliveries: {},
 });
 
 export function remaining(state: Pick<KeyState, 'limit' | 'used' | 'held'>): number | null {
@@ -61,6 +85,29 @@ export const spotOf = (state: Pick<KeyState, 'spots'>, handle: string): LiveSpot
   Object.hasOwn(state.spots, handle) ? state.spots[handle] : undefined;
 export const jobOf = (state: Pick<KeyState, 'jobs'>, jobId: string): LiveJob | undefined =>
   Object.hasOwn(state.jobs, jobId) ? state.jobs[jobId] : undefined;
+export const endpointOf = (state: Pick<KeyState, 'endpoints'>, endpointId: string): LiveEndpoint | undefined =>
+  Object.hasOwn(state.endpoints, endpointId) ? state.endpoints[endpointId] : undefined;
+export const deliveryOf = (state: Pick<KeyState, 'deliveries'>, deliveryId: string): LiveDelivery | undefined =>
+  Object.hasOwn(state.deliveries, deliveryId) ? state.deliveries[deliveryId] : undefined;
+
+/** A job's end opens one delivery per endpoint subscribed to its event type. */
+function openDeliveries(state: KeyState, event: LedgerEvent & { data: { jobId: string; at: string } }): KeyState {
+  const eventType = webhookEventOf(event.type);
+  const subscribed = Object.entries(state.endpoints).filter(([, e]) => eventType && e.events.includes(eventType));
+  if (!eventType || subscribed.length === 0) return state;
+  const { jobId, at } = event.data;
+  const opened = Object.fromEntries(
+    subscribed.map(([endpointId]) => [deliveryIdOf(endpointId, jobId), { endpointId, jobId, eventType, attempt: 0, since: at, nextAttemptAt: at }]),
+  );
+  return { ...state, deliveries: { ...state.deliveries, ...opened } };
+}
+
+function updateDelivery(state: KeyState, deliveryId: string, change: (d: LiveDelivery) => LiveDelivery | undefined): KeyState {
+  const delivery = deliveryOf(state, deliveryId);
+  if (!delivery) return state;
+  const next = change(delivery);
+  return { ...state, deliveries: next ? { ...state.deliveries, [deliveryId]: next } : without(state.deliveries, deliveryId) };
+}
 
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record;
@@ -128,9 +175,36 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
     }
     case 'JobCompleted':
     case 'JobFailed':
-      return finishJob(state, event.data.jobId, true);
+      return openDeliveries(finishJob(state, event.data.jobId, true), event);
     case 'JobCancelled':
-      return finishJob(state, event.data.jobId, false);
+      return openDeliveries(finishJob(state, event.data.jobId, false), event);
+    case 'WebhookEndpointRegistered':
+      return { ...state, endpoints: { ...state.endpoints, [event.data.endpointId]: { events: event.data.events } } };
+    case 'WebhookEndpointRemoved': {
+      const { endpointId } = event.data;
+      const deliveries = Object.fromEntries(Object.entries(state.deliveries).filter(([, d]) => d.endpointId !== endpointId));
+      return { ...state, endpoints: without(state.endpoints, endpointId), deliveries };
+    }
+    case 'WebhookDeliveryAttempted': {
+      const { attempt, worker, leaseUntil } = event.data;
+      return updateDelivery(state, event.data.deliveryId, (d) => ({ ...d, attempt, worker, leaseUntil }));
+    }
+    case 'WebhookDeliverySucceeded':
+      return updateDelivery(state, event.data.deliveryId, () => undefined);
+    case 'WebhookDeliveryFailed': {
+      const next = event.data.nextAttemptAt;
+      return updateDelivery(state, event.data.deliveryId, ({ worker: _w, leaseUntil: _l, ...d }) => (next === null ? undefined : { ...d, nextAttemptAt: next }));
+    }
+    case 'WebhookRedeliveryRequested': {
+      const { deliveryId, endpointId, jobId, eventType, attempts, at } = event.data;
+      if (!endpointOf(state, endpointId)) return state;
+      const delivery: LiveDelivery = { endpointId, jobId, eventType, attempt: attempts, since: at, nextAttemptAt: at };
+      return { ...state, deliveries: { ...state.deliveries, [deliveryId]: delivery } };
+    }
+    case 'IdempotentRequestStarted':
+    case 'IdempotentResponseRecorded':
+    case 'IdempotentRequestReleased':
+      return state; // never in a ledger stream (their own streams), listed for exhaustiveness
     default: {
       const exhaustive: never = event;
       return exhaustive;

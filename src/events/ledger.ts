@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // Every event of one API key lives in one stream, `ledger-<keyId>` (DESIGN.md: the consistency
 // boundary). Events are past tense, data is JSON, times are ISO 8601 UTC strings.
 import type { AnalysisResult } from '../analysis/result.js';
@@ -22,7 +23,27 @@ export type LedgerEvent =
   | { type: 'JobLeaseReleased'; data: { jobId: string; worker: string; at: string } }
   | { type: 'JobCompleted'; data: { jobId: string; result: AnalysisResult; engineVersion: string; at: string } }
   | { type: 'JobFailed'; data: { jobId: string; errorCode: string; message: string; detail?: string; retryable: boolean; at: string } }
-  | { type: 'JobCancelled'; data: { jobId: string; by: CancelledBy; fromStatus: 'queued' | 'processing'; at: string } };
+  | { type: 'JobCancelled'; data: { jobId: string; by: CancelledBy; fromStatus: 'queued' | 'processing'; at: string } }
+  // Webhooks (issue 11). A delivery is not an event of its own: a job's terminal event creates one
+  // per endpoint registered for its type at that point of the stream (deliveryIdOf names it), so
+  // the outbox is the ledger itself and a crash between the job's end and the send loses nothing.
+  | { type: 'WebhookEndpointRegistered'; data: { endpointId: string; url: string; events: WebhookEventType[]; secret: string; at: string } }
+  | { type: 'WebhookEndpointRemoved'; data: { endpointId: string; at: string } }
+  /** A dispatcher took the delivery for one attempt, with a lease; the outcome follows, unless it died. */
+  | { type: 'WebhookDeliveryAttempted'; data: { deliveryId: string; attempt: number; worker: string; leaseUntil: string; at: string } }
+  | { type: 'WebhookDeliverySucceeded'; data: { deliveryId: string; attempt: number; statusCode: number; durationMs: number; at: string } }
+  /** nextAttemptAt null: the retry window is over and the delivery is given up. */
+  | { type: 'WebhookDeliveryFailed'; data: { deliveryId: string; attempt: number; statusCode: number | null; error: string; durationMs: number; nextAttemptAt: string | null; at: string } }
+  /** An operator asked to send a delivery again (retry window restarts); carries what the fold needs. */
+  | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; endpointId: string; jobId: string; eventType: WebhookEventType; attempts: number; at: string } }
+  // Idempotency-Key records live in their own streams (idempotencyStream), never in a ledger stream.
+  | { type: 'IdempotentRequestStarted'; data: { fingerprint: string; lockedUntil: string; at: string } }
+  | { type: 'IdempotentResponseRecorded'; data: { status: number; body: string; at: string } }
+  /** The answer was retryable (429, 5xx): not kept, so the same key may try again. */
+  | { type: 'IdempotentRequestReleased'; data: { at: string } };
+
+export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed', 'job.cancelled'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export type LedgerEventType = LedgerEvent['type'];
 
@@ -37,3 +58,17 @@ export const retryableFailure = (errorCode: string): boolean => errorCode === 'p
 
 export const ledgerStream = (keyId: string): string => `ledger-${keyId}`;
 export const keyIdOfStream = (stream: string): string => stream.slice('ledger-'.length);
+/** One stream per (API key, Idempotency-Key); the key is hashed so any header value makes a safe name. */
+export const idempotencyStream = (keyId: string, keyHash: string): string => `idempotency-${keyId}-${keyHash}`;
+
+/** The webhook event a job's terminal event announces. */
+export const webhookEventOf = (type: LedgerEventType): WebhookEventType | undefined =>
+  type === 'JobCompleted' ? 'job.completed' : type === 'JobFailed' ? 'job.failed' : type === 'JobCancelled' ? 'job.cancelled' : undefined;
+
+/**
+ * A delivery's id (also its webhook-id header, the same on every retry so receivers can dedupe):
+ * derived from the endpoint and the job, since a job ends once, so the fold, the projection and
+ * the dispatcher all name the same delivery without an event that creates it.
+ */
+export const deliveryIdOf = (endpointId: string, jobId: string): string =>
+  `msg_${createHash('sha256').update(`${endpointId}/${jobId}`).digest('base64url').slice(0, 24)}`;

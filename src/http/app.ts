@@ -12,6 +12,7 @@ import { exerciseRoutes } from './routes/exercises.js';
 import { identityRoutes } from './routes/identity.js';
 import { jobRoutes } from './routes/jobs.js';
 import { uploadRoutes } from './routes/uploads.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { errorResponses, Liveness } from './schemas.js';
 
 export interface AppOptions {
@@ -86,6 +87,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
         { name: 'Exercises', description: 'The exercise catalog' },
         { name: 'Uploads', description: 'Upload spots: a handle and a signed URL to PUT the video to' },
         { name: 'Jobs', description: 'Analysis jobs and their results' },
+        { name: 'Webhooks', description: 'Endpoints that receive job.completed, job.failed and job.cancelled, signed per Standard Webhooks' },
       ],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -118,6 +120,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     await v1.register(exerciseRoutes(svc));
     await v1.register(uploadRoutes(svc));
     await v1.register(jobRoutes(svc, opts.wakeRunner ?? (() => {})));
+    await v1.register(webhookRoutes(svc));
   });
 
   await app.ready();

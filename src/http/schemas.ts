@@ -27,6 +27,13 @@ export const errorCatalog = {
   job_already_started: { status: 409, retryable: false, condition: 'cancel called on a processing job' },
   job_already_finished: { status: 409, retryable: false, condition: 'cancel called on a completed, failed or cancelled job' },
   pose_not_available: { status: 409, retryable: false, condition: 'the job has not completed (or completed before pose tracks were kept)' },
+  idempotency_key_reused: { status: 409, retryable: false, condition: 'this Idempotency-Key was used in the last 24 hours with a different request (method, path or body)' },
+  idempotency_key_in_use: { status: 409, retryable: true, condition: 'a request with this Idempotency-Key is still in progress; retry after Retry-After' },
+  invalid_idempotency_key: { status: 400, retryable: false, condition: 'the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII' },
+  webhook_endpoint_not_found: { status: 404, retryable: false, condition: 'no such webhook endpoint, or it belongs to another key' },
+  invalid_webhook_url: { status: 400, retryable: false, condition: 'the url is not an absolute http(s) URL, carries credentials, or its host does not resolve' },
+  webhook_url_not_allowed: { status: 400, retryable: false, condition: 'the url resolves to a loopback, private, link-local or metadata address' },
+  webhook_endpoint_limit_reached: { status: 409, retryable: false, condition: 'the key has 16 webhook endpoints; delete one first' },
   payload_too_large: { status: 413, retryable: false, condition: 'request body larger than the configured limit (BODY_LIMIT_BYTES)' },
   bad_request: { status: 400, retryable: false, condition: 'the HTTP request itself could not be parsed' },
 } as const satisfies Record<string, { status: number; retryable: boolean; condition: string }>;
@@ -133,7 +140,7 @@ export const Liveness = Type.Object({ status: Type.Literal('ok') });
 
 export const PoseTrackSchema = Type.Object(
   {
-    landmarks: Type.Array(Type.String(), { description: 'Landmark names, in the order of each frame\'s triples (MoveNet\'s 17: nose, left_eye, ...).' }),
+    landmarks: Type.Array(Type.String(), { description: 'Landmark names (nose, left_eye, ..., left_heel, ...), in the order of each frame\'s triples.' }),
     width: Type.Integer({ description: 'Decoded frame width the x coordinates are normalised by.' }),
     height: Type.Integer({ description: 'Decoded frame height the y coordinates are normalised by.' }),
     frames_ms: Type.Array(Type.Integer(), { description: 'Frame times in ms from the start of the video, one per row of keypoints.' }),
@@ -143,3 +150,27 @@ export const PoseTrackSchema = Type.Object(
   },
   { description: 'The keypoint series the result was judged from. Send Accept-Encoding: gzip for the compressed form.' },
 );
+
+const WebhookEventType = Type.Union([Type.Literal('job.completed'), Type.Literal('job.failed'), Type.Literal('job.cancelled')]);
+
+export const CreateWebhookEndpointBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL that receives the events; must resolve to a public address.' }),
+  events: Type.Optional(Type.Array(WebhookEventType, { minItems: 1, description: 'Event types to receive; all three when omitted.' })),
+});
+export type CreateWebhookEndpointBody = Static<typeof CreateWebhookEndpointBody>;
+
+const endpointFields = {
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(WebhookEventType),
+  created_at: Type.String({ format: 'date-time' }),
+};
+
+export const WebhookEndpointCreated = Type.Object({
+  ...endpointFields,
+  secret: Type.String({ description: 'whsec_ + base64 key for verifying webhook-signature (Standard Webhooks). Shown only in this answer.' }),
+});
+export const WebhookEndpoint = Type.Object(endpointFields);
+export const WebhookEndpointList = Type.Object({ webhook_endpoints: Type.Array(WebhookEndpoint) });
+export const WebhookEndpointParams = Type.Object({ id: Type.String() });
+export const NoContent = Type.Null({ description: 'No content.' });

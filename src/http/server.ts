@@ -7,6 +7,7 @@ import { storageCallbacks } from '../commands/partner.js';
 import { createPoseEngine } from '../analysis/index.js';
 import { startRunner } from '../runner/runner.js';
 import { startSweeper } from '../runner/sweeper.js';
+import { startDispatcher } from '../webhooks/dispatcher.js';
 import { createStorageHost } from '../storage/host.js';
 import { buildApp } from './app.js';
 
@@ -39,6 +40,8 @@ runner = startRunner(svc, engine, {
   log,
 });
 const sweeper = startSweeper(svc, config.sweepIntervalSeconds * 1000, log);
+// Every API node dispatches webhooks; leases in the ledger keep two nodes off one attempt.
+const dispatcher = startDispatcher(svc, { log });
 
 onShutdown(async () => {
   sweeper.stop();
@@ -47,5 +50,6 @@ onShutdown(async () => {
   await app.close();
   storageHost?.close();
   await drained;
+  await dispatcher.stop();
   await svc.close();
 }, config.shutdownGraceSeconds);

@@ -8,9 +8,11 @@ import { guard, openSqlite } from '../events/store/sqlite.js';
 import * as identity from './identity.js';
 import * as jobs from './jobs.js';
 import * as uploads from './uploads.js';
+import * as webhooks from './webhooks.js';
 import { prepared } from './statements.js';
 
-const modules = [identity, uploads, jobs];
+// webhooks after jobs: a job's end opens deliveries (order within one event does not matter today).
+const modules = [identity, uploads, jobs, webhooks];
 
 const CHECKPOINT_DDL = `CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;

@@ -13,6 +13,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { hashApiKey, newApiKey, newKeyId, newPartnerId } from '../../src/ids.js';
 import { startRunner, type Runner } from '../../src/runner/runner.js';
+import { startDispatcher } from '../../src/webhooks/dispatcher.js';
 import { openService, type Service } from '../../src/service.js';
 import { createStorageHost } from '../../src/storage/host.js';
 import { startS3rver } from './s3rver.js';
@@ -39,6 +40,8 @@ export interface HarnessOptions {
   dataDir?: string;
   /** The storage driver; 's3' starts an S3 server (s3rver) for this test. Default disk. */
   storage?: 'disk' | 's3';
+  /** Runs the webhook dispatcher in process (polling every 20 ms). */
+  webhooks?: boolean;
 }
 
 export async function startHarness(t: TestContext, opts: HarnessOptions = {}): Promise<Harness> {
@@ -70,9 +73,11 @@ export async function startHarness(t: TestContext, opts: HarnessOptions = {}): P
   if (opts.engine) {
     runner = startRunner(svc, opts.engine, { concurrency: 1, leaseSeconds: 30, maxAttempts: 3, providerRetries: 2, backoffMs: () => 10, pollMs: 50, log: silentLog });
   }
+  const dispatcher = opts.webhooks ? startDispatcher(svc, { pollMs: 20, log: silentLog }) : undefined;
 
   t.after(async () => {
     await runner?.stop();
+    await dispatcher?.stop();
     await app.close();
     host.close();
     await svc.close();

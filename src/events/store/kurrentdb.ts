@@ -53,9 +53,10 @@ function unavailable(err: unknown): unknown {
   return err;
 }
 
-function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
+/** `anyStream`: a read of one named stream (ledger or idempotency); reads of $all keep only the ledger. */
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent, anyStream = false): RecordedEvent | undefined {
   const e = resolved.event;
-  if (!e || !e.isJson || !e.streamId.startsWith(LEDGER_PREFIX)) return undefined;
+  if (!e || !e.isJson || (!anyStream && !e.streamId.startsWith(LEDGER_PREFIX))) return undefined;
   const meta = (e.metadata ?? {}) as Partial<Meta>;
   const commit = e.position?.commit ?? resolved.commitPosition;
   if (commit === undefined) throw new Error(`event ${e.id} came without a position (KurrentDB older than 22.6?)`);
@@ -173,7 +174,7 @@ export class KurrentDbEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(fromRevision), direction: FORWARDS })) {
-        const e = toRecorded(resolved);
+        const e = toRecorded(resolved, true);
         if (e) out.push(e);
       }
     } catch (err) {

@@ -1,0 +1,81 @@
+// Webhook endpoints and deliveries, decided against the key's folded state like every other
+// command. The dispatcher claims a delivery with a lease (WebhookDeliveryAttempted) before it
+// sends, and records the outcome after; a dispatcher that dies mid-send leaves its lease to run
+// out, and the next claim is the next attempt, so every attempt stays in the key's ledger.
+import type { LedgerEvent, WebhookEventType } from '../events/ledger.js';
+import { AuthenticationError, OperatorError, WebhookEndpointLimit, WebhookEndpointNotFound } from './errors.js';
+import { deliveryOf, endpointOf, type KeyState } from './state.js';
+
+/** A finished delivery as the read model remembers it (it has left the decision state). */
+export interface PastDelivery {
+  endpointId: string;
+  jobId: string;
+  eventType: WebhookEventType;
+  attempts: number;
+}
+
+export type WebhookCommand =
+  | { type: 'RegisterEndpoint'; endpointId: string; url: string; events: WebhookEventType[]; secret: string; maxEndpoints: number; now: string }
+  | { type: 'RemoveEndpoint'; endpointId: string; now: string }
+  | { type: 'ClaimDelivery'; deliveryId: string; worker: string; leaseUntil: string; now: string }
+  | {
+      type: 'RecordDeliveryOutcome';
+      deliveryId: string;
+      attempt: number;
+      worker: string;
+      statusCode: number | null;
+      /** Empty when the receiver answered 2xx. */
+      error: string;
+      durationMs: number;
+      /** Computed by the caller (jittered backoff); null when the retry window is over. */
+      nextAttemptAt: string | null;
+      now: string;
+    }
+  | { type: 'Redeliver'; deliveryId: string; past?: PastDelivery; now: string };
+
+const before = (a: string | undefined, b: string) => a !== undefined && Date.parse(a) > Date.parse(b);
+
+export function decideWebhook(command: WebhookCommand, state: KeyState): LedgerEvent[] {
+  const at = command.now;
+  switch (command.type) {
+    case 'RegisterEndpoint': {
+      if (state.status !== 'active') throw new AuthenticationError();
+      if (Object.keys(state.endpoints).length >= command.maxEndpoints) throw new WebhookEndpointLimit();
+      const { endpointId, url, events, secret } = command;
+      return [{ type: 'WebhookEndpointRegistered', data: { endpointId, url, events, secret, at } }];
+    }
+    case 'RemoveEndpoint': {
+      if (!endpointOf(state, command.endpointId)) throw new WebhookEndpointNotFound();
+      return [{ type: 'WebhookEndpointRemoved', data: { endpointId: command.endpointId, at } }];
+    }
+    case 'ClaimDelivery': {
+      const d = deliveryOf(state, command.deliveryId);
+      // Gone (delivered, given up, endpoint removed), not due yet, or another dispatcher holds it.
+      if (!d || before(d.nextAttemptAt, at) || before(d.leaseUntil, at)) return [];
+      const { deliveryId, worker, leaseUntil } = command;
+      return [{ type: 'WebhookDeliveryAttempted', data: { deliveryId, attempt: d.attempt + 1, worker, leaseUntil, at } }];
+    }
+    case 'RecordDeliveryOutcome': {
+      const d = deliveryOf(state, command.deliveryId);
+      // Our lease ran out and the delivery moved on (or was removed): this attempt is superseded.
+      if (!d || d.worker !== command.worker || d.attempt !== command.attempt) return [];
+      const { deliveryId, attempt, statusCode, durationMs } = command;
+      if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+        return [{ type: 'WebhookDeliverySucceeded', data: { deliveryId, attempt, statusCode, durationMs, at } }];
+      }
+      return [{ type: 'WebhookDeliveryFailed', data: { deliveryId, attempt, statusCode, error: command.error, durationMs, nextAttemptAt: command.nextAttemptAt, at } }];
+    }
+    case 'Redeliver': {
+      const live = deliveryOf(state, command.deliveryId);
+      const source = live ? { endpointId: live.endpointId, jobId: live.jobId, eventType: live.eventType, attempts: live.attempt } : command.past;
+      if (!source) throw new OperatorError(`no webhook delivery ${command.deliveryId}`);
+      if (live && before(live.leaseUntil, at)) throw new OperatorError(`delivery ${command.deliveryId} is being attempted right now`);
+      if (!endpointOf(state, source.endpointId)) throw new OperatorError(`the endpoint of delivery ${command.deliveryId} was removed`);
+      return [{ type: 'WebhookRedeliveryRequested', data: { deliveryId: command.deliveryId, ...source, at } }];
+    }
+    default: {
+      const exhaustive: never = command;
+      return exhaustive;
+    }
+  }
+}
