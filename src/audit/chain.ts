@@ -2,7 +2,7 @@
 // them with the hashes stored at append time, the running root with the stored roots, and (given a
 // digest an auditor kept) the root at the digest's position with the digest's. Trusts nothing it
 // reads: a stored hash only localizes a change, the digest proves the prefix.
-import { eventHash, GENESIS, nextRoot, type CheckItem } from '../events/chain.js';
+import { GENESIS, hashStored, nextRoot, type CheckItem } from '../events/chain.js';
 
 export interface ChainFailure {
   stream: string;
@@ -86,7 +86,7 @@ export async function checkChain(items: Iterable<CheckItem> | AsyncIterable<Chec
     else if (e.revision <= head.revision) here(`revision ${e.revision} comes after revision ${head.revision}: events were reordered or duplicated`);
     let computed: Buffer | undefined;
     try {
-      computed = eventHash(head.hash, { ...e, data: JSON.parse(e.data) });
+      computed = hashStored(head.hash, e, stored?.hash);
     } catch {
       here('its data is not valid JSON any more');
     }

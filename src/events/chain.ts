@@ -30,28 +30,62 @@ export interface Hashable {
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out += (i === 0 ? '' : ',') + (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v));
+    }
+    return `${out}]`;
+  }
   const withJson = value as { toJSON?: () => unknown };
   if (typeof withJson.toJSON === 'function') return canonicalJson(withJson.toJSON());
-  if (Array.isArray(value)) {
-    return `[${value.map((v) => (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v))).join(',')}]`;
-  }
   const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
+  const keys = Object.keys(record);
+  // Most objects are built with a fixed key order: sort only when it is not already sorted.
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
+  let out = '{';
+  for (const key of keys) {
     const v = record[key];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
+    out += `${out.length === 1 ? '' : ','}${quoted(key)}:${canonicalJson(v)}`;
   }
-  return `{${parts.join(',')}}`;
+  return `${out}}`;
 }
 
-/** The canonical encoding of an event: its envelope's keys are already in sorted order. */
-export function encodeEvent(e: Hashable): string {
-  return `{"data":${canonicalJson(e.data)},"recordedAt":${JSON.stringify(e.recordedAt)},"revision":${e.revision},"schemaVersion":${e.schemaVersion},"stream":${JSON.stringify(e.stream)},"type":${JSON.stringify(e.type)}}`;
+/** Object keys repeat across events: their JSON form is computed once. */
+const quotedKeys = new Map<string, string>();
+function quoted(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key);
+    if (quotedKeys.size < 10_000) quotedKeys.set(key, q);
+  }
+  return q;
+}
+
+/** The canonical encoding of an event, given its data's canonical JSON: the envelope's keys are already in sorted order. */
+export function encodeEvent(e: Omit<Hashable, 'data'>, canonicalData: string): string {
+  return `{"data":${canonicalData},"recordedAt":${JSON.stringify(e.recordedAt)},"revision":${e.revision},"schemaVersion":${e.schemaVersion},"stream":${JSON.stringify(e.stream)},"type":${JSON.stringify(e.type)}}`;
 }
 
 export function eventHash(previous: Buffer, e: Hashable): Buffer {
-  return createHash('sha256').update(previous).update(encodeEvent(e), 'utf8').digest();
+  return eventHashOfText(previous, e, canonicalJson(e.data));
+}
+
+/**
+ * The hash, given the data's canonical JSON text. New events are stored as that text, so checking
+ * them needs no parse: if the hash over the stored text matches, the text is the canonical form
+ * that was hashed (SHA-256 has no known collisions); otherwise the caller canonicalizes and retries
+ * (events stored before the chain existed are plain JSON.stringify output).
+ */
+export function eventHashOfText(previous: Buffer, e: Omit<Hashable, 'data'>, canonicalData: string): Buffer {
+  return createHash('sha256').update(previous).update(encodeEvent(e, canonicalData), 'utf8').digest();
 }
 
 export function nextRoot(root: Buffer, hash: Buffer): Buffer {
@@ -76,12 +110,21 @@ export async function rootOf(items: AsyncIterable<CheckItem>): Promise<{ positio
   let position = 0;
   for await (const { position: p, event: e, stored } of items) {
     if (!e) continue;
-    const hash = stored?.hash ?? eventHash(heads.get(e.stream) ?? GENESIS, { ...e, data: JSON.parse(e.data) });
+    const hash = stored?.hash ?? hashStored(heads.get(e.stream) ?? GENESIS, e);
     heads.set(e.stream, hash);
     root = nextRoot(root, hash);
     position = p;
   }
   return { position, root: root.toString('hex') };
+}
+
+/** The hash of an event as stored (its data as stored JSON text), by the fast path when the text is canonical. */
+export function hashStored(previous: Buffer, e: NonNullable<CheckItem['event']>, expected?: Buffer): Buffer {
+  if (expected) {
+    const fast = eventHashOfText(previous, e, e.data);
+    if (fast.equals(expected)) return fast;
+  }
+  return eventHash(previous, { ...e, data: JSON.parse(e.data) });
 }
 
 /** What `ledger digest` prints and `audit verify --digest` checks: the root after the event at `position`. */

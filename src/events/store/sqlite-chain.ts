@@ -9,7 +9,7 @@
 // is sealed: from then on an event without a hash row can only have been added behind the
 // service's back, and the backfill never hashes it (that would launder it).
 import type Database from 'better-sqlite3';
-import { eventHash, GENESIS, nextRoot, type CheckItem } from '../chain.js';
+import { eventHashOfText, GENESIS, hashStored, nextRoot, type CheckItem, type Hashable } from '../chain.js';
 import type { EventRow } from './sqlite.js';
 
 export const CHAIN_DDL = `
@@ -75,9 +75,12 @@ export class ChainWriter {
     return revision < 0 ? GENESIS : (this.prevStmt.get(stream, revision)?.hash ?? GENESIS);
   }
 
-  /** Hashes one event just inserted; returns the chain state after it. */
-  add(at: { prev: Buffer; root: Buffer }, position: number, e: { stream: string; revision: number; type: string; schemaVersion: number; recordedAt: string; data: unknown }) {
-    const hash = eventHash(at.prev, e);
+  /** Hashes one event just inserted (given its data's canonical JSON); returns the chain state after it. */
+  add(at: { prev: Buffer; root: Buffer }, position: number, e: Omit<Hashable, 'data'>, canonicalData: string) {
+    return this.addHash(at, position, e, eventHashOfText(at.prev, e, canonicalData));
+  }
+
+  private addHash(at: { root: Buffer }, position: number, e: { stream: string; revision: number }, hash: Buffer) {
     const root = nextRoot(at.root, hash);
     this.insertStmt.run(position, e.stream, e.revision, hash, root);
     return { prev: hash, root };
@@ -101,7 +104,8 @@ export class ChainWriter {
       let root = tip.root;
       for (const r of rows) {
         const prev = heads.get(r.stream) ?? this.previousHash(r.stream, r.revision - 1);
-        const next = this.add({ prev, root }, r.position, { stream: r.stream, revision: r.revision, type: r.type, schemaVersion: r.schema_version, recordedAt: r.recorded_at, data: JSON.parse(r.data) });
+        const e = { stream: r.stream, revision: r.revision, type: r.type, schemaVersion: r.schema_version, recordedAt: r.recorded_at, data: r.data };
+        const next = this.addHash({ root }, r.position, e, hashStored(prev, e));
         heads.set(r.stream, next.prev);
         root = next.root;
       }

@@ -5,7 +5,7 @@ import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
 import { upcast } from '../upcasters.js';
 import { ConflictError, StoreUnavailableError, type AppendResult, type EventStore, type RecordedEvent } from './port.js';
 import { CHAIN_DDL, ChainWriter, chainItems } from './sqlite-chain.js';
-import type { CheckItem } from '../chain.js';
+import { canonicalJson, type CheckItem } from '../chain.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -101,9 +101,11 @@ export class SqliteEventStore implements EventStore {
       let chain = this.chain.start(stream, actual);
       for (const e of events) {
         revision += 1;
-        const info = this.insert.run(stream, revision, e.type, CURRENT_SCHEMA_VERSION, JSON.stringify(e.data), recordedAt);
+        // Stored as its canonical JSON (events/chain.ts): the text the hash covers, so checking it needs no parse.
+        const data = canonicalJson(e.data);
+        const info = this.insert.run(stream, revision, e.type, CURRENT_SCHEMA_VERSION, data, recordedAt);
         position = Number(info.lastInsertRowid);
-        if (chain) chain = this.chain.add(chain, position, { stream, revision, type: e.type, schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt, data: e.data });
+        if (chain) chain = this.chain.add(chain, position, { stream, revision, type: e.type, schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt }, data);
       }
       return { nextRevision: revision, lastPosition: position };
     }).immediate;
