@@ -13,11 +13,12 @@ import { helpOf, parse, UsageError, type Command } from './command.js';
 import { jobs } from './jobs.js';
 import { keys } from './keys.js';
 import { ledger, verifyCommand } from './ledger.js';
+import { backupCommand, restoreCommand } from './backup.js';
 import { projections } from './projections.js';
 import { webhooks } from './webhooks.js';
 
 /** Groups of sub-commands, and commands that stand alone (audit). */
-const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections, ledger, webhooks };
+const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections, ledger, webhooks, backup: backupCommand, restore: restoreCommand };
 /** Sub-commands of a stand-alone command: `audit verify` beside `audit KEY_ID`. */
 const beside: Record<string, Record<string, Command>> = { audit: { verify: verifyCommand } };
 
