@@ -141,6 +141,10 @@ test('a one-frame jump of the torso by more than its length is implausible', () 
   assert.equal(implausibleJump(body(0), body(30)), false);
   assert.equal(implausibleJump(body(0), body(300)), true);
   assert.equal(implausibleJump(body(0), body(0, 2.5)), true);
+  // A side view sees one shoulder and one hip; the check still works on them.
+  const side = (dx: number) => body(dx).map((k, i) => (i === KP.rightShoulder || i === KP.rightHip ? { ...k, score: 0.05 } : k));
+  assert.equal(implausibleJump(side(0), side(20)), false);
+  assert.equal(implausibleJump(side(0), side(300)), true);
 });
 
 test('packPose keeps 23 keypoints and the cut flag; 17-point poses read the extras as unseen', () => {

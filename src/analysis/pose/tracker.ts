@@ -26,12 +26,16 @@ const DETECT_EVERY = 3;
 /** Where the time goes, summed over a video (milliseconds). */
 export interface PoseTimings { frames: number; warpMs: number; detectorMs: number; landmarkMs: number; detections: number; landmarkRuns: number; cuts: number }
 
+/** Torso centre and length from whichever shoulders and hips are seen (one side in a side view). */
 function torso(kps: readonly Keypoint[]): { x: number; y: number; len: number } | null {
-  const pts = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip].map((k) => kps[k]!);
-  if (pts.some((p) => p.score < 0.3)) return null;
-  const sx = (pts[0]!.x + pts[1]!.x) / 2, sy = (pts[0]!.y + pts[1]!.y) / 2;
-  const hx = (pts[2]!.x + pts[3]!.x) / 2, hy = (pts[2]!.y + pts[3]!.y) / 2;
-  return { x: (sx + hx) / 2, y: (sy + hy) / 2, len: Math.max(1, Math.hypot(sx - hx, sy - hy)) };
+  const mid = (a: Keypoint, b: Keypoint) => {
+    const seen = [a, b].filter((p) => p.score >= 0.3);
+    if (!seen.length) return null;
+    return { x: seen.reduce((s, p) => s + p.x, 0) / seen.length, y: seen.reduce((s, p) => s + p.y, 0) / seen.length };
+  };
+  const sh = mid(kps[KP.leftShoulder]!, kps[KP.rightShoulder]!), hip = mid(kps[KP.leftHip]!, kps[KP.rightHip]!);
+  if (!sh || !hip) return null;
+  return { x: (sh.x + hip.x) / 2, y: (sh.y + hip.y) / 2, len: Math.max(1, Math.hypot(sh.x - hip.x, sh.y - hip.y)) };
 }
 
 /** True when `next` cannot be the same body as `prev` one frame later. */
