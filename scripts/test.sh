@@ -3,6 +3,14 @@
 # when given no files, so the list is built here and its size checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The client package is built first: its tests import the build output, as a partner would.
+npm run -s build --workspace @rep-coach/client
+# The report tests drive Debian's Chromium (no browser download): install it when missing and we may.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing Debian's chromium for the browser tests"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null \
+    || echo "chromium could not be installed: the browser tests will report themselves skipped" >&2
+fi
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files found under test/" >&2
