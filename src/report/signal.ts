@@ -2,7 +2,7 @@
 // engine's own exercise definitions (nothing new asked of the engine): 0 at rest, 1 at the full
 // range of motion, the curve the repetitions were counted on.
 import { buildContext, progressSeries } from '../analysis/exercise.js';
-import type { PoseFrame } from '../analysis/pose.js';
+import { KP, type PoseFrame } from '../analysis/pose.js';
 import { exerciseDef } from '../analysis/rules/index.js';
 import type { PoseTrackLike } from './skeleton.js';
 
@@ -25,9 +25,8 @@ export function exerciseSignal(exerciseId: string, track: PoseTrackLike): Signal
   const def = exerciseDef(exerciseId);
   if (!def || track.frames_ms.length === 0) return undefined;
   const index = new Map(track.landmarks.map((n, i) => [n, i]));
-  // The engine's keypoint order, by the snake_case names the track carries.
-  const order = ['nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear', 'left_shoulder', 'right_shoulder', 'left_elbow', 'right_elbow',
-    'left_wrist', 'right_wrist', 'left_hip', 'right_hip', 'left_knee', 'right_knee', 'left_ankle', 'right_ankle'];
+  // The engine's keypoint order, matched by the snake_case names the track carries (left_hip, ...).
+  const order = Object.entries(KP).sort(([, a], [, b]) => a - b).map(([name]) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   const poses: PoseFrame[] = track.frames_ms.map((timeMs, f) => {
     const row = track.keypoints[f] ?? [];
     return {

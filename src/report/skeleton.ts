@@ -1,5 +1,6 @@
 // The pose skeleton of one frame as SVG shapes in the frame's own pixel space, drawn over the
-// evidence image. Bones join MoveNet's 17 landmarks by name, so the track's order does not matter.
+// evidence image. Bones join the landmarks by name (COCO's 17, plus feet and hands when the track
+// has them), so the track's order and size do not matter.
 export interface PoseTrackLike {
   landmarks: string[];
   width: number;
@@ -18,6 +19,8 @@ const BONES: [string, string][] = [
   ['right_shoulder', 'right_elbow'], ['right_elbow', 'right_wrist'],
   ['left_hip', 'left_knee'], ['left_knee', 'left_ankle'],
   ['right_hip', 'right_knee'], ['right_knee', 'right_ankle'],
+  ['left_ankle', 'left_heel'], ['left_heel', 'left_toe'], ['left_ankle', 'left_toe'], ['left_wrist', 'left_hand'],
+  ['right_ankle', 'right_heel'], ['right_heel', 'right_toe'], ['right_ankle', 'right_toe'], ['right_wrist', 'right_hand'],
   ['nose', 'left_eye'], ['nose', 'right_eye'], ['left_eye', 'left_ear'], ['right_eye', 'right_ear'],
 ];
 

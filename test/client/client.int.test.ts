@@ -71,8 +71,8 @@ test('analyze() uploads a real clip with progress, the real engine analyzes it, 
   assert.deepEqual(job, await client.getJob({ job_id: job.job_id }), 'analyze returns the job as GET serves it');
 
   const pose = await client.getJobPose({ job_id: job.job_id });
-  assert.equal(pose.landmarks.length, 17);
+  assert.ok(pose.landmarks.includes('left_shoulder') && pose.landmarks.includes('right_ankle'));
   assert.equal(pose.keypoints.length, pose.frames_ms.length);
-  assert.ok(pose.keypoints.every((row) => row.length === 17 * 3));
+  assert.ok(pose.keypoints.every((row) => row.length === pose.landmarks.length * 3));
   assert.equal((await client.getIdentity()).usage.used, 1);
 });

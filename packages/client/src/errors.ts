@@ -3,8 +3,9 @@
 // to quote to the operator, and the server's Retry-After when it sent one.
 
 /**
- * SPEC's error table, Class column: the codes a retry later without changes can fix. Every other
- * code is terminal (internal_error above all: the handle may be claimed, never resubmit it).
+ * SPEC's error table, Class column: the codes a retry later without changes can fix, plus the one
+ * retryable code the API adds (idempotency_key_in_use: the first request with this key is still
+ * running). Every other code is terminal (internal_error above all: never resubmit the handle).
  */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'spots_per_window_exceeded',
@@ -12,6 +13,7 @@ export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'store_unavailable',
   'storage_stat_unavailable',
   'catalog_error',
+  'idempotency_key_in_use',
 ]);
 
 /** The connection failed or dropped before any answer (status 0). */

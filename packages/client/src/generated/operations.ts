@@ -12,4 +12,7 @@ export const operationTable = {
   getJob: { method: 'GET', path: '/v1/jobs/{job_id}', errorCodes: ["authentication_error","job_not_found","store_unavailable"] },
   getJobPose: { method: 'GET', path: '/v1/jobs/{job_id}/pose', errorCodes: ["authentication_error","job_not_found","pose_not_available","store_unavailable","storage_stat_unavailable"] },
   cancelJob: { method: 'POST', path: '/v1/jobs/{job_id}/cancel', errorCodes: ["authentication_error","job_not_found","job_already_started","job_already_finished","store_unavailable"] },
+  listWebhookEndpoints: { method: 'GET', path: '/v1/webhook-endpoints', errorCodes: ["authentication_error","store_unavailable"] },
+  createWebhookEndpoint: { method: 'POST', path: '/v1/webhook-endpoints', errorCodes: ["malformed_request","invalid_webhook_url","webhook_url_not_allowed","authentication_error","webhook_endpoint_limit_reached","payload_too_large","store_unavailable"] },
+  deleteWebhookEndpoint: { method: 'DELETE', path: '/v1/webhook-endpoints/{id}', errorCodes: ["authentication_error","webhook_endpoint_not_found","store_unavailable"] },
 } as const;

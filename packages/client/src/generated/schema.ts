@@ -186,6 +186,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Without their secrets.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The answer carries the signing secret; it is never shown again.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Pending deliveries to it are dropped.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -996,7 +1040,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Landmark names, in the order of each frame's triples (MoveNet's 17: nose, left_eye, ...). */
+                        /** @description Landmark names (nose, left_eye, ..., left_heel, ...), in the order of each frame's triples. */
                         landmarks: string[];
                         /** @description Decoded frame width the x coordinates are normalised by. */
                         width: number;
@@ -1161,6 +1205,281 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "job_already_started" | "job_already_finished";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "store_unavailable";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook_endpoints: {
+                            id: string;
+                            url: string;
+                            events: ("job.completed" | "job.failed" | "job.cancelled")[];
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "store_unavailable";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL that receives the events; must resolve to a public address. */
+                    url: string;
+                    /** @description Event types to receive; all three when omitted. */
+                    events?: ("job.completed" | "job.failed" | "job.cancelled")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("job.completed" | "job.failed" | "job.cancelled")[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description whsec_ + base64 key for verifying webhook-signature (Standard Webhooks). Shown only in this answer. */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_webhook_url` (terminal): the url is not an absolute http(s) URL, carries credentials, or its host does not resolve. `webhook_url_not_allowed` (terminal): the url resolves to a loopback, private, link-local or metadata address. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "malformed_request" | "invalid_webhook_url" | "webhook_url_not_allowed";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `webhook_endpoint_limit_reached` (terminal): the key has 16 webhook endpoints; delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "webhook_endpoint_limit_reached";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (terminal): request body larger than the configured limit (BODY_LIMIT_BYTES). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "store_unavailable";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `webhook_endpoint_not_found` (terminal): no such webhook endpoint, or it belongs to another key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "webhook_endpoint_not_found";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
