@@ -37,6 +37,10 @@ export interface Config {
     /** How long one delivery waits for the receiver's answer. */
     timeoutSeconds: number;
   };
+  /** Hours a claimed video is kept after its job ends; 0 deletes it at once. */
+  videoRetentionHours: number;
+  /** Prometheus listener (GET /metrics) on HOST; 0 = none. */
+  metricsPort: number;
 }
 
 export class ConfigError extends Error {
@@ -49,6 +53,15 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function decimal(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${name} must be a number >= 0, got "${raw}"`);
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
@@ -132,5 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryScale: positive(env, 'WEBHOOK_RETRY_SCALE', 1),
       timeoutSeconds: int(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 120),
     },
+    metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
+    videoRetentionHours: decimal(env, 'VIDEO_RETENTION_HOURS', 24, 0, 24 * 3650),
   };
 }

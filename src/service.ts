@@ -14,6 +14,7 @@ import { followStore } from './projections/follow.js';
 import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.js';
 import { createS3Storage } from './storage/s3.js';
 import type { VideoStorage } from './storage/port.js';
+import { createMetrics, timeAppends, watchJobs, type Metrics } from './metrics/registry.js';
 
 export interface Service {
   config: Config;
@@ -28,6 +29,8 @@ export interface Service {
   clock: () => Date;
   /** The exercise catalog as it stands now (SPEC: it changes over time and is read live). */
   catalog(): readonly CatalogEntry[];
+  /** Prometheus metrics of this process (served by metrics/server.ts where METRICS_PORT is set). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,9 @@ export async function openService(config: Config, clock: () => Date = () => new 
     onSwap: () => void projector.catchUp().catch(() => undefined),
   });
   const readDb = readModels.current;
+  const metrics = createMetrics();
+  timeAppends(store, metrics);
+  watchJobs(metrics, readDb, store, clock);
   const projector = createProjector(store, readDb);
   const ledger = createLedger(store, () => projector.catchUp());
   const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
@@ -71,6 +77,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
     disk,
     clock,
     catalog: () => catalog,
+    metrics,
     async close() {
       await follower?.stop();
       await storage.close();

@@ -6,7 +6,8 @@ import { evolve, initialState, remaining, type KeyState } from '../commands/stat
 import type { KeyStatus } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
 
-export type MovementKind = 'limit' | 'hold' | 'release' | 'consume' | 'status';
+/** Budget movements, plus `purge`: a job's video deleted under the retention policy (no budget change). */
+export type MovementKind = 'limit' | 'hold' | 'release' | 'consume' | 'status' | 'purge';
 type JobPhase = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface Figures {
@@ -53,6 +54,7 @@ export function createAuditor(keyId: string) {
   const jobs = new Map<string, JobPhase>();
   const spots = new Map<string, 'live' | 'claimed' | 'expired'>();
   const spotWindows = new Map<string, string>();
+  const purged = new Set<string>();
   const counts: Record<JobPhase, number> = { queued: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
   let fig: Figures = { limit: null, used: 0, held: 0, remaining: null };
   let status: Totals['status'] = 'unknown';
@@ -192,6 +194,15 @@ export function createAuditor(keyId: string) {
       case 'IdempotentRequestReleased':
         flag('foreign-event', `${e.type} belongs in an idempotency stream, not in a key's ledger`);
         break;
+      case 'VideoPurged': {
+        const { jobId, handle } = e.data;
+        const phase = jobs.get(jobId);
+        if (phase === undefined || !TERMINAL.has(phase)) flag('purge-after-end', `video of job ${jobId} purged while the job is ${phase ?? 'unknown'}`);
+        if (purged.has(jobId)) flag('purge-once', `video of job ${jobId} purged twice`);
+        purged.add(jobId);
+        movement = move('purge', jobId, `video deleted (retention), handle ${handle}`);
+        break;
+      }
       default: {
         const exhaustive: never = e;
         flag('unknown-event', `unknown event type ${(exhaustive as RecordedEvent).type}`);

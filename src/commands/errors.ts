@@ -43,6 +43,8 @@ export const WebhookUrlNotAllowed = define('webhook_url_not_allowed', 400, 'The 
 export const WebhookEndpointLimit = define('webhook_endpoint_limit_reached', 409, 'This API key has the most webhook endpoints allowed; delete one first.');
 export const NotFound = define('not_found', 404, 'No route matches this path.');
 export const MethodNotAllowed = define('method_not_allowed', 405, 'This method is not allowed on this path.');
+/** GET /readyz: a dependency does not answer or the read models are behind (message says which). */
+export const NotReady = define('not_ready', 503, 'The service is not ready to serve traffic.');
 export const PayloadTooLarge = define('payload_too_large', 413, 'The request body is too large.');
 export const UnsupportedMediaType = define('unsupported_media_type', 415, 'Unsupported content type.');
 

@@ -13,7 +13,7 @@ import {
   UploadSpotExpired,
   UsageLimitExceeded,
 } from './errors.js';
-import { jobOf, remaining, spotOf, type KeyState } from './state.js';
+import { jobOf, keptOf, remaining, spotOf, type KeyState } from './state.js';
 
 /** What the read models know of a spot that has left the decision state (claimed or expired). */
 export type PastSpot = { state: 'claimed'; jobId: string; exerciseId: string } | { state: 'expired' };
@@ -24,6 +24,8 @@ export type JobCommand =
   | { type: 'StartJob'; jobId: string; worker: string; leaseUntil: string; maxAttempts: number; now: string }
   | { type: 'ExtendLease'; jobId: string; worker: string; leaseUntil: string; now: string }
   | { type: 'ReleaseLease'; jobId: string; worker: string; now: string }
+  /** Records that an ended job's video was deleted, once, and not before `retentionMs` after it ended. */
+  | { type: 'PurgeVideo'; jobId: string; retentionMs: number; now: string }
   | { type: 'CompleteJob'; jobId: string; worker: string; result: AnalysisResult; engineVersion: string; now: string }
   | { type: 'FailJob'; jobId: string; worker: string; errorCode: string; message: string; detail?: string; now: string };
 
@@ -91,6 +93,11 @@ export function decideJob(command: JobCommand, state: KeyState): LedgerEvent[] {
       const job = jobOf(state, command.jobId);
       if (job?.status !== 'processing' || job.worker !== command.worker) return [];
       return [{ type: 'JobLeaseReleased', data: { jobId: command.jobId, worker: command.worker, at } }];
+    }
+    case 'PurgeVideo': {
+      const kept = keptOf(state, command.jobId);
+      if (!kept || Date.parse(kept.endedAt) + command.retentionMs > Date.parse(at)) return [];
+      return [{ type: 'VideoPurged', data: { jobId: command.jobId, handle: kept.handle, at } }];
     }
     case 'CompleteJob': {
       const job = jobOf(state, command.jobId);

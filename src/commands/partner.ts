@@ -6,6 +6,7 @@ import { jobById } from '../projections/jobs.js';
 import { uploadByHandle, visibleState } from '../projections/uploads.js';
 import type { Service } from '../service.js';
 import { StorageUnavailableError } from '../storage/port.js';
+import { jobEnded } from '../runner/retention.js';
 import {
   CatalogError,
   DomainError,
@@ -160,7 +161,7 @@ export async function cancelJob(svc: Service, jobId: string, by: { partner: stri
   await svc.ledger.handle(row.key_id, (s) =>
     decideJob({ type: 'CancelJob', jobId, by: by === 'operator' ? 'operator' : 'partner', finished: true, now }, s),
   );
-  await svc.storage.discardFrozen(jobId).catch(() => undefined);
+  await jobEnded(svc, row.key_id, jobId);
   return { job_id: jobId, status: 'cancelled' as const };
 }
 

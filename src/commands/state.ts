@@ -38,6 +38,11 @@ export interface LiveDelivery {
   leaseUntil?: string;
 }
 
+export interface KeptVideo {
+  handle: string;
+  endedAt: string;
+}
+
 export interface KeyState {
   status: 'unknown' | KeyStatus;
   partnerId: string;
@@ -49,6 +54,12 @@ export interface KeyState {
   held: number;
   spots: Readonly<Record<string, LiveSpot>>;
   jobs: Readonly<Record<string, LiveJob>>;
+  /**
+   * Ended jobs whose video is still stored, by job id: the retention sweep purges them once
+   * (VideoPurged) and this is what makes a second sweeper's purge a no-op. Bounded by the jobs
+   * that ended within VIDEO_RETENTION_HOURS.
+   */
+  kept: Readonly<Record<string, KeptVideo>>;
   /** Mint times (epoch ms) inside MAX_WINDOW_SECONDS of the latest mint, oldest first, for the rolling window. */
   recentMints: readonly number[];
   /** Registered webhook endpoints (removed ones leave). */
@@ -70,6 +81,7 @@ export const initialState = (): KeyState => ({
   held: 0,
   spots: {},
   jobs: {},
+  kept: {},
   recentMints: [],
   endpoints: {},
   deliveries: {},
@@ -109,14 +121,19 @@ function updateDelivery(state: KeyState, deliveryId: string, change: (d: LiveDel
   return { ...state, deliveries: next ? { ...state.deliveries, [deliveryId]: next } : without(state.deliveries, deliveryId) };
 }
 
+export const keptOf = (state: Pick<KeyState, 'kept'>, jobId: string): KeptVideo | undefined =>
+  Object.hasOwn(state.kept, jobId) ? state.kept[jobId] : undefined;
+
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record;
   return rest;
 }
 
-function finishJob(state: KeyState, jobId: string, ranEngine: boolean): KeyState {
-  if (!jobOf(state, jobId)) return state;
-  return { ...state, jobs: without(state.jobs, jobId), held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
+function finishJob(state: KeyState, jobId: string, ranEngine: boolean, endedAt: string): KeyState {
+  const job = jobOf(state, jobId);
+  if (!job) return state;
+  const kept = { ...state.kept, [jobId]: { handle: job.handle, endedAt } };
+  return { ...state, jobs: without(state.jobs, jobId), kept, held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
 }
 
 export function evolve(state: KeyState, event: LedgerEvent): KeyState {
@@ -175,9 +192,9 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
     }
     case 'JobCompleted':
     case 'JobFailed':
-      return openDeliveries(finishJob(state, event.data.jobId, true), event);
+      return openDeliveries(finishJob(state, event.data.jobId, true, event.data.at), event);
     case 'JobCancelled':
-      return openDeliveries(finishJob(state, event.data.jobId, false), event);
+      return openDeliveries(finishJob(state, event.data.jobId, false, event.data.at), event);
     case 'WebhookEndpointRegistered':
       return { ...state, endpoints: { ...state.endpoints, [event.data.endpointId]: { events: event.data.events } } };
     case 'WebhookEndpointRemoved': {
@@ -205,6 +222,8 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
     case 'IdempotentResponseRecorded':
     case 'IdempotentRequestReleased':
       return state; // never in a ledger stream (their own streams), listed for exhaustiveness
+    case 'VideoPurged':
+      return keptOf(state, event.data.jobId) ? { ...state, kept: without(state.kept, event.data.jobId) } : state;
     default: {
       const exhaustive: never = event;
       return exhaustive;

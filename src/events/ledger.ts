@@ -40,7 +40,9 @@ export type LedgerEvent =
   | { type: 'IdempotentRequestStarted'; data: { fingerprint: string; lockedUntil: string; at: string } }
   | { type: 'IdempotentResponseRecorded'; data: { status: number; body: string; at: string } }
   /** The answer was retryable (429, 5xx): not kept, so the same key may try again. */
-  | { type: 'IdempotentRequestReleased'; data: { at: string } };
+  | { type: 'IdempotentRequestReleased'; data: { at: string } }
+  /** The job's video bytes (the frozen copy and any left at the spot) were deleted: VIDEO_RETENTION_HOURS after it ended. */
+  | { type: 'VideoPurged'; data: { jobId: string; handle: string; at: string } };
 
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed', 'job.cancelled'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

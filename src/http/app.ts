@@ -4,9 +4,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { MalformedRequest } from '../commands/errors.js';
+import { MalformedRequest, NotReady } from '../commands/errors.js';
+import { instrumentHttp } from '../metrics/http.js';
 import type { Service } from '../service.js';
 import { authenticate } from './auth.js';
+import { notReadyMessage, readiness } from './readiness.js';
 import { answerClientError, answerOutsideRoutes, installErrorHandling, send, trackRoutes } from './errors.js';
 import { exerciseRoutes } from './routes/exercises.js';
 import { identityRoutes } from './routes/identity.js';
@@ -50,6 +52,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
 
   const allowedMethods = trackRoutes(app);
   installErrorHandling(app, allowedMethods);
+  instrumentHttp(app, svc.metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -109,6 +112,13 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     async () => ({ status: 'ok' as const }),
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Operators' probe, not partners' API: out of the OpenAPI document, like /metrics (readiness.ts).
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    const failed = await readiness(svc);
+    if (Object.keys(failed).length === 0) return { status: 'ready' };
+    request.log.warn({ failed }, 'not ready');
+    return send(reply, new NotReady(notReadyMessage(failed)));
+  });
 
   await app.register(async (v1) => {
     v1.decorateRequest('apiKey', null);

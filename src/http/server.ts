@@ -1,5 +1,6 @@
 // `npm start`: the API on HOST:PORT, the storage host on STORAGE_PORT (disk driver), the job
-// runner (WORKER_CONCURRENCY, 0 = API only) and the spot sweeper, all over DATA_DIR.
+// runner (WORKER_CONCURRENCY, 0 = API only), the spot and video-retention sweeper and the metrics
+// listener on METRICS_PORT, all over DATA_DIR.
 import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
@@ -9,6 +10,7 @@ import { startRunner } from '../runner/runner.js';
 import { startSweeper } from '../runner/sweeper.js';
 import { startDispatcher } from '../webhooks/dispatcher.js';
 import { createStorageHost } from '../storage/host.js';
+import { startMetricsServer } from '../metrics/server.js';
 import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();
@@ -42,6 +44,7 @@ runner = startRunner(svc, engine, {
 const sweeper = startSweeper(svc, config.sweepIntervalSeconds * 1000, log);
 // Every API node dispatches webhooks; leases in the ledger keep two nodes off one attempt.
 const dispatcher = startDispatcher(svc, { log });
+const metricsServer = await startMetricsServer(svc.metrics, config.host, config.metricsPort, log);
 
 onShutdown(async () => {
   sweeper.stop();
@@ -49,6 +52,7 @@ onShutdown(async () => {
   const drained = runner?.stop(config.shutdownGraceSeconds * 1000);
   await app.close();
   storageHost?.close();
+  metricsServer?.close();
   await drained;
   await dispatcher.stop();
   await svc.close();

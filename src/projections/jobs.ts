@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS jobs (
   seq            INTEGER NOT NULL,
   created_at     TEXT NOT NULL,
   updated_at     TEXT NOT NULL,
-  retryable      INTEGER
+  retryable      INTEGER,
+  video_purged_at TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs (key_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
@@ -32,7 +33,15 @@ CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
  * projecting; `projections rebuild` fills them from the events and `projections verify` shows
  * which rows still differ until then.
  */
-export const addedColumns = { retryable: 'INTEGER' } as const;
+export const addedColumns = { retryable: 'INTEGER', video_purged_at: 'TEXT' } as const;
+
+/**
+ * Run after addedColumns (it names one): the ended jobs whose video is still stored, in end order,
+ * for the retention sweep. Rows leave it when purged, so it stays as small as the retention window.
+ */
+export const lateDdl = `
+CREATE INDEX IF NOT EXISTS jobs_video_kept ON jobs (updated_at)
+  WHERE video_purged_at IS NULL AND status IN ('completed', 'failed', 'cancelled');`;
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
@@ -52,6 +61,8 @@ export interface JobRow {
   cancelled_by: string | null;
   /** Failed jobs only (schema v2): 1 when the failure was transient, so a resubmission may succeed. */
   retryable: number | null;
+  /** When the retention sweep deleted the job's video (VideoPurged); null while it is stored. */
+  video_purged_at: string | null;
   /** Global position of JobQueued: a stable, gap-tolerant creation order for listing and paging. */
   seq: number;
   created_at: string;
@@ -108,6 +119,11 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
       const d = e.data;
       return void prepared(db, UPDATE.cancelled).run(d.by, d.at, d.jobId);
     }
+    case 'VideoPurged': {
+      // updated_at stays the end time: the job itself did not change, only its video is gone.
+      const d = e.data;
+      return void prepared(db, 'UPDATE jobs SET video_purged_at = ? WHERE job_id = ?').run(d.at, d.jobId);
+    }
     default:
       return;
   }
@@ -149,3 +165,10 @@ export function runnableJobs(db: Database.Database, now: Date, limit: number): J
     )
     .all(now.toISOString(), limit);
 }
+
+/** Ended jobs whose video is still stored and that ended at or before `endedBy`, oldest first. */
+export const videosDue = (db: Database.Database, endedBy: Date, limit: number): Pick<JobRow, 'job_id' | 'key_id'>[] =>
+  prepared<[string, number], Pick<JobRow, 'job_id' | 'key_id'>>(db,
+      `SELECT job_id, key_id FROM jobs WHERE video_purged_at IS NULL AND status IN ('completed', 'failed', 'cancelled') AND updated_at <= ? ORDER BY updated_at LIMIT ?`,
+    )
+    .all(endedBy.toISOString(), limit);

@@ -27,6 +27,7 @@ export function openReadModels(path: string, busyTimeoutMs?: number): Database.D
     db.exec(CHECKPOINT_DDL);
     for (const m of modules) db.exec(m.ddl);
     addMissingColumns(db, 'jobs', jobs.addedColumns);
+    db.exec(jobs.lateDdl);
     return db;
   });
 }

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { createPoseEngine } from '../analysis/index.js';
 import { startRunner } from './runner.js';
+import { startMetricsServer } from '../metrics/server.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
@@ -15,7 +16,10 @@ const runner = startRunner(svc, createPoseEngine(), {
   log,
 });
 log.info({ concurrency: Math.max(1, config.workerConcurrency) }, 'worker started');
+// A worker on the same machine as `npm start` needs its own METRICS_PORT (or 0).
+const metricsServer = await startMetricsServer(svc.metrics, config.host, config.metricsPort, log);
 onShutdown(async () => {
+  metricsServer?.close();
   await runner.stop(config.shutdownGraceSeconds * 1000);
   await svc.close();
 }, config.shutdownGraceSeconds);

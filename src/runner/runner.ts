@@ -11,6 +11,8 @@ import { runnableJobs, type JobRow } from '../projections/jobs.js';
 import type { Service } from '../service.js';
 import { StorageUnavailableError } from '../storage/port.js';
 import { encodePose } from '../storage/poses.js';
+import { jobEnded } from './retention.js';
+import { observeAnalysis } from '../metrics/analysis.js';
 
 export const FAILURES = {
   video: { errorCode: 'video_processing_failed', message: 'The video could not be processed for analysis.' },
@@ -71,7 +73,7 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
       opts.log.info({ jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode }, 'job finished');
     } finally {
       clearInterval(heartbeat);
-      if (finished) await svc.storage.discardFrozen(jobId).catch(() => undefined);
+      if (finished) await jobEnded(svc, keyId, jobId);
     }
   }
 
@@ -85,7 +87,9 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
         const video = await svc.storage.openFrozen(job.job_id);
         try {
           const input = { videoPath: video.path, exerciseId: job.exercise_id };
+          const started = performance.now();
           const { result, pose } = engine.analyzeWithPose ? await engine.analyzeWithPose(input, signal) : { result: await engine.analyze(input, signal), pose: undefined };
+          await observeAnalysis(svc.metrics, video.path, (performance.now() - started) / 1000);
           if (!Value.Check(AnalysisResultSchema, result)) {
             return { type: 'FailJob', ...GENERIC_FAILURE, detail: 'engine returned a result outside the schema' };
           }

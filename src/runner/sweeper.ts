@@ -1,8 +1,10 @@
 // Expires spots whose window closed unclaimed (SpotExpired, for the audit trail) and deletes their
-// bytes, so unclaimed uploads do not pile up in storage.
+// bytes, so unclaimed uploads do not pile up in storage; the same timer runs the video retention
+// sweep (retention.ts).
 import { decideUpload } from '../commands/uploads.js';
 import { overdueSpots } from '../projections/uploads.js';
 import type { Service } from '../service.js';
+import { purgeOnce } from './retention.js';
 
 export async function sweepOnce(svc: Service, batch = 200): Promise<number> {
   const now = svc.clock();
@@ -18,6 +20,7 @@ export async function sweepOnce(svc: Service, batch = 200): Promise<number> {
 export function startSweeper(svc: Service, intervalMs: number, log: { error(o: object, m: string): void }) {
   const timer = setInterval(() => {
     sweepOnce(svc).catch((err) => log.error({ err: String(err) }, 'sweep failed'));
+    purgeOnce(svc).catch((err) => log.error({ err: String(err) }, 'video retention sweep failed'));
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -1,8 +1,8 @@
 // The default storage driver: files under DATA_DIR/storage. Uploads land in live/<handle> by
 // rename from a temp file; a claim hard-links them to frozen/<jobId>, so a later rename over
 // live/<handle> cannot change the inode the job analyzes.
-import { mkdirSync } from 'node:fs';
-import { link, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { constants, mkdirSync } from 'node:fs';
+import { access, link, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { StorageUnavailableError, type VideoStorage } from './port.js';
@@ -92,6 +92,14 @@ export function createDiskStorage(layout: DiskLayout, publicUrl: string): VideoS
       } catch (err) {
         if (isMissing(err)) return undefined;
         throw new StorageUnavailableError(`pose read failed: ${(err as Error).message}`);
+      }
+    },
+    async ping() {
+      // Every directory the driver writes to must be there and writable (a lost mount, a chmod).
+      try {
+        await Promise.all([layout.live, layout.frozen, layout.tmp, layout.poses].map((dir) => access(dir, constants.W_OK | constants.X_OK)));
+      } catch (err) {
+        throw new StorageUnavailableError(`storage directory unusable: ${(err as Error).message}`);
       }
     },
     async close() {},

@@ -31,6 +31,8 @@ export interface VideoStorage {
   savePose(jobId: string, gzipped: Buffer): Promise<void>;
   /** The stored pose track, undefined when none was stored. Throws StorageUnavailableError. */
   loadPose(jobId: string): Promise<Buffer | undefined>;
+  /** Resolves when the storage answers (readiness probe); throws StorageUnavailableError otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

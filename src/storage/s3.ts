@@ -5,6 +5,7 @@ import {
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -123,6 +124,13 @@ export function createS3Storage(s3: Config['s3'], clock: () => Date = () => new 
       } catch (err) {
         if (isMissing(err)) return undefined;
         throw unavailable('GetObject', err);
+      }
+    },
+    async ping() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+      } catch (err) {
+        throw unavailable('HeadBucket', err);
       }
     },
     async close() {

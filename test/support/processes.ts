@@ -42,7 +42,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const storagePort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/http/server.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), STORAGE_PORT: String(storagePort) },
+    // No metrics listener unless a test asks for one: several servers run at once in some tests.
+    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env, PORT: String(port), STORAGE_PORT: String(storagePort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
