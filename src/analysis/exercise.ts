@@ -2,7 +2,7 @@
 // definitions read. Keeping exercises as data + small pure functions is what lets one engine serve
 // the whole catalog.
 import type { AnyPose, Keypoint } from './pose.js';
-import { dist, limbLength, pairPoint, smoothPoses, windowedScale } from './signals.js';
+import { bestSide, dist, joint, limbLength, pairPoint, smoothPoses, windowedScale } from './signals.js';
 import type { Thresholds } from './reps.js';
 
 export type CameraAngle = 'front' | 'side' | 'diagonal';
@@ -17,6 +17,8 @@ export interface FrameCtx {
   armLen: number;
   /** Shoulder-midpoint to hip-midpoint, pixels. */
   torsoLen: number;
+  /** Hip-knee length on the best-seen side, pixels: a leg scale when the feet are out of frame. */
+  thighLen: number;
 }
 
 export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[] {
@@ -29,7 +31,11 @@ export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[
     const s = pairPoint(p, 'shoulder'), h = pairPoint(p, 'hip');
     return s && h ? dist(s, h) : NaN;
   }), half);
-  return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]! }));
+  const thighLen = windowedScale(raw((p) => {
+    const s = bestSide(p, ['hip', 'knee']);
+    return s ? dist(p[joint(s, 'hip')]!, p[joint(s, 'knee')]!) : NaN;
+  }), half);
+  return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]!, thighLen: thighLen[i]! }));
 }
 
 export type Severity = 'minor' | 'moderate' | 'major';

@@ -2,7 +2,7 @@
 // but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
-import { quantile, VISIBLE } from '../signals.js';
+import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
 import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torsoLean, upright } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -19,13 +19,27 @@ export function standingHipHeight(frames: FrameCtx[]): number {
   return clamp(quantile(frames.map(hipHeight), 0.9), 0.6, 1.1) || 0.9;
 }
 
+/**
+ * How far the knee has come up toward the hip's height, in thigh lengths: 0 standing (knee a
+ * thigh below the hip), 1 with the thigh level. It reads from any side, because a thigh pointing
+ * at the camera shortens vertically just as a level one does, and it needs only hips and knees:
+ * the signal of a squat filmed close up with the feet out of frame.
+ */
+export function thighProgress(f: FrameCtx): number {
+  const s = bestSide(f.p, ['hip', 'knee']);
+  if (!s || !(f.thighLen > 0)) return NaN;
+  const hip = f.p[joint(s, 'hip')]!, knee = f.p[joint(s, 'knee')]!;
+  return (1 - (knee.y - hip.y) / f.thighLen) / 0.9;
+}
+
 /** Mean of the knee and hip-drop progress, each where seen. `depthAtFull` is hip drop at 1. */
 export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, knee = kneeProgress): number {
   const hipP = (1 - hipHeight(f) / standing) / depthAtFull;
   const kneeP = knee(f);
   // The knee bend is the primary evidence: a hip that seems to drop while no knee is seen bending
-  // is a keypoint slip (a bar or plate hiding the legs), not a squat.
-  if (!Number.isFinite(kneeP)) return NaN;
+  // is a keypoint slip (a bar or plate hiding the legs), not a squat. With the ankles out of frame
+  // the thigh's rise toward level is that evidence.
+  if (!Number.isFinite(kneeP)) return thighProgress(f);
   return Number.isFinite(hipP) ? (hipP + kneeP) / 2 : kneeP;
 }
 
