@@ -57,6 +57,8 @@ export interface RepView {
   valid: boolean;
   durationS: number;
   view: CameraAngle;
+  /** The exercise's progress signal over the rep's frames (NaN where unseen), when known. */
+  progress?: number[];
 }
 
 export interface FormRule {

@@ -1,7 +1,7 @@
 // Shared measurements for the exercise definitions: signals that several exercises reuse (hip
 // height, wrist height, torso elevation) and helpers to scan a repetition for its worst frame.
 import { KP, type Keypoint } from '../pose.js';
-import type { FrameCtx, RepView, Severity } from '../exercise.js';
+import type { CameraAngle, FormRule, FrameCtx, RepView, Severity } from '../exercise.js';
 import {
   angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Side,
 } from '../signals.js';
@@ -123,3 +123,29 @@ export function bodyLine(f: FrameCtx): { bend: number; below: boolean } | null {
 }
 
 export const nose = (f: FrameCtx) => f.p[KP.nose]!;
+
+/**
+ * Bouncing out of the bottom: the rep turns at its deepest point with no control, so the time
+ * spent near the peak of the movement is a frame or two and the whole rep is quick. Judged on the
+ * progress signal, so it reads the same from every side. A rep that is just brisk but controlled
+ * dwells longer at the turn and is left alone.
+ */
+export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'diagonal', 'front']): FormRule {
+  return {
+    id: `${exercise}-bounce`, category: 'tempo', name: 'Bouncing at the bottom',
+    correction: 'Lower under control and pause for a moment at the bottom instead of rebounding out of it.',
+    views,
+    check(rep) {
+      const p = rep.progress;
+      if (!p || !rep.valid || rep.frames.length < 4) return undefined;
+      const fps = (rep.frames.length - 1) / Math.max(0.05, rep.durationS);
+      const near = p.filter((v) => Number.isFinite(v) && v >= rep.peakProgress - 0.1).length;
+      const dwell = near / fps;
+      // Controlled reps on the shared clips dwell 0.2 s or more at the turn, even 1.3 s ones.
+      if (dwell >= 0.15 || rep.durationS >= 1.5) return null;
+      return { severity: rep.durationS < 1 ? 'moderate' : 'minor', evidence: rep.peak,
+        description: `The rep turned at the bottom after about ${dwell.toFixed(1)} s, in a ${rep.durationS.toFixed(1)} s rep: a bounce rather than a controlled turn.` };
+    },
+    strength: { category: 'tempo', name: 'Controlled tempo', description: 'Turned at the bottom under control.' },
+  };
+}

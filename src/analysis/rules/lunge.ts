@@ -2,7 +2,7 @@
 // the one whose knee bends most at the bottom.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { clamp, extreme, grade, kneeAngle, round, torsoLean, upright } from './common.js';
+import { clamp, extreme, grade, kneeAngle, round, torsoLean, upright, bounceRule } from './common.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
@@ -83,5 +83,6 @@ export const lunge: ExerciseDef = {
       },
       strength: { category: 'posture', name: 'Tall torso', description: 'Torso stayed upright.' },
     },
+    bounceRule('lunge'),
   ],
 };

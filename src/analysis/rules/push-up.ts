@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, grade, headDown, over, round, wristDrop } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, grade, headDown, over, round, wristDrop, bounceRule } from './common.js';
 
 /** Hip offset from the shoulder-ankle line in degrees, positive when sagging below it. */
 export function hipSag(f: FrameCtx): number {
@@ -111,5 +111,6 @@ export const pushUp: ExerciseDef = {
       },
       strength: { category: 'alignment', name: 'Elbows tucked', description: 'Elbows stayed at a safe angle to the body.' },
     },
+    bounceRule('push-up'),
   ],
 };

@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torsoLean, upright } from './common.js';
+import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torsoLean, upright, bounceRule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -159,5 +159,6 @@ export const squat: ExerciseDef = {
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
     },
+    bounceRule('squat'),
   ],
 };
