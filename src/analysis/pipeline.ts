@@ -6,16 +6,17 @@ import { kpAt, KP, type AnyPose } from './pose.js';
 import type { Attempt } from './reps.js';
 import { countSeries, mergeSides, shotRanges } from './counting.js';
 import { findCuts } from './shots.js';
-import { estimateView } from './view.js';
+import { estimateView, rulesView, type ViewAngle } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 
 export interface PipelineOutput {
   result: AnalysisResult;
   attempts: Attempt[];
-  view: CameraAngle | 'unknown';
+  view: ViewAngle | 'unknown';
 }
 
-function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, view: CameraAngle | 'unknown'): JudgedRep {
+function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown'): JudgedRep {
+  const view = seenFrom === 'unknown' ? seenFrom : rulesView(seenFrom);
   const issues: JudgedRep['issues'] = [];
   const strengths: RepStrength[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
@@ -99,13 +100,13 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const frames = ctx.slice(a.start, a.end + 1);
     const rep: RepView = {
       frames, peak: a.peak - a.start, peakProgress: a.peakProgress, valid: a.valid,
-      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: view === 'unknown' ? 'side' : view,
+      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: view === 'unknown' ? 'side' : rulesView(view),
       progress: repProgress.slice(a.start, a.end + 1),
     };
     return judge(def, rep, a, view);
   });
   const seenFrames = poses.filter(torsoSeen).length;
-  const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !r.views.includes(view)).map((r) => ({ name: r.name, views: r.views }));
+  const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !r.views.includes(rulesView(view))).map((r) => ({ name: r.name, views: r.views }));
   const result: AnalysisResult = {
     repetitions: toRepetitions(reps),
     overall_feedback: overallFeedback(reps, { def, view, unjudgedRules, personSeen: seenFrames >= Math.max(1, poses.length * 0.2) }),

@@ -11,7 +11,13 @@ export const KP = {
 export const KP_COUNT = 23;
 
 /** One keypoint in frame pixels; score = the landmark's visibility x the pose presence (0..1). */
-export interface Keypoint { x: number; y: number; score: number }
+export interface Keypoint {
+  x: number;
+  y: number;
+  score: number;
+  /** Depth toward the camera (smaller = nearer), frame pixels, when the model gives it. */
+  z?: number;
+}
 
 export interface PoseFrame {
   timeMs: number;
@@ -30,17 +36,21 @@ export interface PackedPose {
   timeMs: number;
   packed: Float32Array;
   cut?: boolean;
+  /** Per-keypoint depth (Keypoint.z), when the model gives it. */
+  depth?: Float32Array;
 }
 
 export type AnyPose = PoseFrame | PackedPose;
 
 export function packPose(p: PoseFrame): PackedPose {
   const packed = new Float32Array(KP_COUNT * 3);
+  const depth = p.keypoints[0]?.z !== undefined ? new Float32Array(KP_COUNT) : undefined;
   p.keypoints.forEach((k, i) => {
     if (i >= KP_COUNT) return;
     packed[i * 3] = k.x; packed[i * 3 + 1] = k.y; packed[i * 3 + 2] = k.score;
+    if (depth) depth[i] = k.z ?? 0;
   });
-  return p.cut ? { timeMs: p.timeMs, packed, cut: true } : { timeMs: p.timeMs, packed };
+  return { timeMs: p.timeMs, packed, ...(p.cut ? { cut: true } : {}), ...(depth ? { depth } : {}) };
 }
 
 /**
@@ -53,6 +63,12 @@ export function kpAt(f: AnyPose, k: number, c: 0 | 1 | 2): number {
   const kp = f.keypoints[k];
   if (!kp) return 0;
   return c === 0 ? kp.x : c === 1 ? kp.y : kp.score;
+}
+
+/** Depth of keypoint k when the pose carries it (see Keypoint.z). */
+export function kpZ(f: AnyPose, k: number): number | undefined {
+  if ('packed' in f) return f.depth ? f.depth[k] : undefined;
+  return f.keypoints[k]!.z;
 }
 
 export function meanScore(kps: readonly Keypoint[]): number {

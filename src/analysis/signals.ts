@@ -1,6 +1,6 @@
 // Pure per-frame geometry on pose series: smoothing, joint angles, body-scale references and the
 // view-robust ratios the exercises use as repetition signals. No I/O, no model.
-import { KP, KP_COUNT, kpAt, type AnyPose, type Keypoint } from './pose.js';
+import { KP, KP_COUNT, kpAt, kpZ, type AnyPose, type Keypoint } from './pose.js';
 
 /** Keypoints below this score are treated as unseen. */
 export const VISIBLE = 0.3;
@@ -83,16 +83,19 @@ export function smoothPoses(frames: readonly AnyPose[], radius = 1): Keypoint[][
   for (let i = 0; i < frames.length; i++) {
     const kps: Keypoint[] = [];
     for (let k = 0; k < KP_COUNT; k++) {
-      let sx = 0, sy = 0, sw = 0, ss = 0, n = 0;
+      let sx = 0, sy = 0, sz = 0, sw = 0, ss = 0, n = 0;
       for (let j = Math.max(0, i - radius); j <= Math.min(frames.length - 1, i + radius); j++) {
         const f = frames[j]!, score = kpAt(f, k, 2);
         const w = j === i ? 2 * score : score;
-        sx += kpAt(f, k, 0) * w; sy += kpAt(f, k, 1) * w; sw += w; ss += score; n++;
+        sx += kpAt(f, k, 0) * w; sy += kpAt(f, k, 1) * w; sz += (kpZ(f, k) ?? 0) * w; sw += w; ss += score; n++;
       }
       const own = frames[i]!, ownScore = kpAt(own, k, 2);
-      kps.push(sw > 0
+      const hasZ = kpZ(own, k) !== undefined;
+      const kp: Keypoint = sw > 0
         ? { x: sx / sw, y: sy / sw, score: Math.min(ownScore, ss / n) * 0.5 + (ss / n) * 0.5 }
-        : { x: kpAt(own, k, 0), y: kpAt(own, k, 1), score: ownScore });
+        : { x: kpAt(own, k, 0), y: kpAt(own, k, 1), score: ownScore };
+      if (hasZ) kp.z = sw > 0 ? sz / sw : kpZ(own, k)!;
+      kps.push(kp);
     }
     out.push(kps);
   }

@@ -1,34 +1,70 @@
-// Camera angle from the pose itself: seen from the front the shoulders are spread about 0.7 torso
-// lengths apart, seen from the side they overlap. Hips add a second, independent width cue.
+// Camera angle from body geometry. What separates front, diagonal and side is the yaw of the body
+// to the camera: the angle the shoulder (and hip) line makes with the image plane. With depth from
+// the pose model (BlazePose's z, on the same scale as x) it is read directly as atan(dz / dx).
+// Without depth it is estimated from how short the shoulder line looks against the arm, which
+// stays full length from every side (arms hang or push vertically in most exercises): seen
+// square-on the shoulders span about 0.7 arm lengths, and that shrinks with the cosine of yaw.
+// A person seen square-on but facing away (the face unseen, or the nose behind the shoulders) is
+// filmed from the back.
 import type { CameraAngle, FrameCtx } from './exercise.js';
-import { KP } from './pose.js';
+import { KP, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
 
-/** Shoulder (and hip) width relative to the person's torso length, per frame; NaN when unseen. */
-export function widthRatio(f: FrameCtx): number {
-  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
-  const lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
-  if (!(f.torsoLen > 0)) return NaN;
-  const parts: number[] = [];
-  const width = (a: typeof ls, b: typeof ls, scale: number) => {
-    if (Math.min(a.score, b.score) >= VISIBLE) parts.push(Math.hypot(a.x - b.x, a.y - b.y) / scale / f.torsoLen);
-    // Only one of the pair seen: the other is hidden behind the body, which happens side-on.
-    else if (Math.max(a.score, b.score) >= VISIBLE) parts.push(0.1);
-  };
-  width(ls, rs, 1);
-  // Hip joints sit about 60% as far apart as the shoulders.
-  width(lh, rh, 0.6);
-  return parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : NaN;
+export type ViewAngle = CameraAngle | 'back';
+
+/** Shoulder span over arm length when seen square-on (measured on front-view clips). */
+const SQUARE_ON_SPAN = 0.7;
+const deg = (r: number) => (r * 180) / Math.PI;
+
+/** Yaw of the segment a-b to the image plane from depth, degrees 0-90; NaN without depth. */
+function depthYaw(a: Keypoint, b: Keypoint): number {
+  if (Math.min(a.score, b.score) < VISIBLE || a.z === undefined || b.z === undefined) return NaN;
+  const dx = Math.abs(a.x - b.x), dz = Math.abs(a.z - b.z);
+  return dx + dz > 0 ? deg(Math.atan2(dz, dx)) : NaN;
 }
 
-export function classifyRatio(r: number): CameraAngle | 'unknown' {
-  if (!Number.isFinite(r)) return 'unknown';
-  if (r < 0.25) return 'side';
-  if (r < 0.5) return 'diagonal';
-  return 'front';
+/** Yaw of the body to the camera in degrees (0 square-on, 90 side-on), NaN when unseen. */
+export function yawOf(f: FrameCtx): number {
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  const fromDepth = [depthYaw(ls, rs), depthYaw(lh, rh)].filter(Number.isFinite);
+  if (fromDepth.length) return fromDepth.reduce((a, b) => a + b, 0) / fromDepth.length;
+  if (!(f.armLen > 0)) return NaN;
+  if (Math.min(ls.score, rs.score) >= VISIBLE) {
+    const span = Math.hypot(ls.x - rs.x, ls.y - rs.y) / f.armLen;
+    return deg(Math.acos(Math.min(1, span / SQUARE_ON_SPAN)));
+  }
+  // Only one shoulder seen: the other is hidden behind the body, which happens side-on.
+  return Math.max(ls.score, rs.score) >= VISIBLE ? 80 : NaN;
+}
+
+/**
+ * Facing away from the camera: +1 when the face is toward the camera, -1 away, 0 unsure. With
+ * depth the nose is nearer than the shoulders when facing the camera; without it, a face whose
+ * eyes and nose are all unseen while both shoulders are seen is turned away.
+ */
+export function facing(f: FrameCtx): number {
+  const n = f.p[KP.nose]!, ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
+  if (Math.min(ls.score, rs.score) < VISIBLE) return 0;
+  if (n.z !== undefined && ls.z !== undefined && rs.z !== undefined && n.score >= VISIBLE) {
+    const dz = n.z - (ls.z + rs.z) / 2;
+    const span = Math.hypot(ls.x - rs.x, ls.y - rs.y);
+    return span > 0 ? Math.max(-1, Math.min(1, -dz / (0.3 * span))) : 0;
+  }
+  const face = Math.max(n.score, f.p[KP.leftEye]!.score, f.p[KP.rightEye]!.score);
+  return face < 0.1 ? -1 : face >= VISIBLE ? 1 : 0;
+}
+
+export function classifyYaw(yaw: number, facingScore = 1): ViewAngle | 'unknown' {
+  if (!Number.isFinite(yaw)) return 'unknown';
+  if (yaw >= 62) return 'side';
+  if (yaw >= 27) return 'diagonal';
+  return facingScore < -0.3 ? 'back' : 'front';
 }
 
 /** The camera angle over the frames that matter (those in reps when there are any). */
-export function estimateView(frames: FrameCtx[]): CameraAngle | 'unknown' {
-  return classifyRatio(quantile(frames.map(widthRatio), 0.5));
+export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
+  return classifyYaw(quantile(frames.map(yawOf), 0.5), quantile(frames.map(facing), 0.5));
 }
+
+/** The angle whose form rules apply: from the back the same frontal-plane faults show as from the front. */
+export const rulesView = (v: ViewAngle): CameraAngle => (v === 'back' ? 'front' : v);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { angleAt, quantile, smoothSeries, windowedScale, sideAngle } from '../../src/analysis/signals.js';
 import { buildContext } from '../../src/analysis/exercise.js';
 import { hipHeight, torsoLean, bodyLine } from '../../src/analysis/rules/common.js';
-import { classifyRatio, estimateView } from '../../src/analysis/view.js';
+import { classifyYaw, estimateView, yawOf } from '../../src/analysis/view.js';
 import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
 
 const near = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} not within ${tol} of ${b}`);
@@ -60,6 +60,17 @@ test('push-up hip sag is measured against the shoulder-ankle line, with its dire
 test('camera angle: side-on poses read as side, a facing person as front', () => {
   assert.equal(estimateView(buildContext(series(10, 1, () => sideSquatter({ knee: 120, lean: 20 })), 10)), 'side');
   assert.equal(estimateView(buildContext(series(10, 1, () => frontSquatter(0.3)), 10)), 'front');
-  assert.equal(classifyRatio(0.35), 'diagonal');
-  assert.equal(classifyRatio(NaN), 'unknown');
+  assert.equal(classifyYaw(45), 'diagonal');
+  assert.equal(classifyYaw(10, -1), 'back');
+  assert.equal(classifyYaw(NaN), 'unknown');
+});
+
+test('camera angle from depth: the shoulder line turned 45 deg to the image plane is diagonal', () => {
+  const [f] = buildContext(series(10, 1, () => frontSquatter(0.3)), 10);
+  const ls = f!.p[5]!, rs = f!.p[6]!, lh = f!.p[11]!, rh = f!.p[12]!;
+  const dx = Math.abs(ls.x - rs.x);
+  ls.z = 0; rs.z = dx; lh.z = 0; rh.z = Math.abs(lh.x - rh.x);
+  assert.ok(Math.abs(yawOf(f!) - 45) < 1);
+  rs.z = 3 * dx; rh.z = 3 * Math.abs(lh.x - rh.x);
+  assert.ok(yawOf(f!) > 70);
 });
