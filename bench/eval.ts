@@ -115,24 +115,37 @@ function arg(name: string): string | undefined {
 async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerciseId: string): Promise<ExtractedPoses> {
   const base = join(dir, `${engine.version.replace(/[^\w.-]+/g, '_')}--${file}`);
   if (existsSync(`${base}.json`)) {
-    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { stride: number; n: number };
+    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { stride: number; n: number; depth: boolean; cuts: number[] };
     const buf = readFileSync(`${base}.bin`);
     const all = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
     const poses: PackedPose[] = [];
+    const k = meta.stride / 3;
+    const rowLen = 1 + meta.stride + (meta.depth ? k : 0);
     for (let i = 0; i < meta.n; i++) {
-      const row = all.subarray(i * (meta.stride + 1), (i + 1) * (meta.stride + 1));
-      poses.push({ timeMs: row[0]!, packed: row.slice(1) });
+      const row = all.subarray(i * rowLen, (i + 1) * rowLen);
+      poses.push({
+        timeMs: row[0]!, packed: row.slice(1, 1 + meta.stride),
+        ...(meta.depth ? { depth: row.slice(1 + meta.stride) } : {}),
+        ...(meta.cuts.includes(i) ? { cut: true } : {}),
+      });
     }
     return { ...meta, poses };
   }
   const x = await engine.extractPoses({ videoPath: join(videosDir, file), exerciseId });
   const stride = x.poses[0]?.packed.length ?? 0;
-  const all = new Float32Array(x.poses.length * (stride + 1));
-  x.poses.forEach((p, i) => { all[i * (stride + 1)] = p.timeMs; all.set(p.packed, i * (stride + 1) + 1); });
+  const depth = x.poses[0]?.depth !== undefined;
+  const rowLen = 1 + stride + (depth ? stride / 3 : 0);
+  const all = new Float32Array(x.poses.length * rowLen);
+  x.poses.forEach((p, i) => {
+    all[i * rowLen] = p.timeMs;
+    all.set(p.packed, i * rowLen + 1);
+    if (depth && p.depth) all.set(p.depth, i * rowLen + 1 + stride);
+  });
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${base}.bin`, all);
   const { poses: _p, ...meta } = x;
-  writeFileSync(`${base}.json`, JSON.stringify({ ...meta, stride, n: x.poses.length }));
+  const cuts = x.poses.flatMap((p, i) => (p.cut ? [i] : []));
+  writeFileSync(`${base}.json`, JSON.stringify({ ...meta, stride, n: x.poses.length, depth, cuts }));
   return x;
 }
 

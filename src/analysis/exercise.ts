@@ -99,6 +99,8 @@ export interface ExerciseDef {
    */
   progressSides?(f: FrameCtx, cal: Calibration): [number, number];
   thresholds?: Thresholds;
+  /** Frames per second to analyse when the default is too few for the movement's speed. */
+  sampleFps?: number;
   /** Posture that must hold while a rep is done (e.g. body horizontal for push-ups). */
   gate(f: FrameCtx): boolean;
   gateDescription: string;

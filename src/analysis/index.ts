@@ -62,10 +62,17 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
   };
 }
 
-export const ENGINE_VERSION = 'pose-engine/1';
+export const ENGINE_VERSION = 'pose-engine/2';
+
+/**
+ * Frames analysed per second. 15 resolves the turn at the bottom of a brisk rep (tempo rules) and
+ * keeps the engine several times faster than real time; exercises that reach 2 Hz (jumping jacks)
+ * ask for more in their definition (`sampleFps`), since 10 fps aliases them.
+ */
+export const ENGINE_FPS = 15;
 
 export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
-  const decodeOpts: DecodeOptions = { ...defaultDecodeOptions, ...opts.decode };
+  const decodeOpts: DecodeOptions = { ...defaultDecodeOptions, fps: ENGINE_FPS, ...opts.decode };
   let model: Promise<PoseModels> | undefined;
   const getModel = () => {
     // A failed load is not cached: the runner retries ProviderUnavailableError later.
@@ -89,12 +96,14 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     // they stream by, so an hour of video holds a few MB of poses.
     const poses: PackedPose[] = [];
     let size = { width: info.width, height: info.height };
-    for await (const frame of decodeFrames(input.videoPath, info, decodeOpts, signal)) {
+    const sampleFps = opts.decode?.fps ?? exerciseDef(input.exerciseId)?.sampleFps ?? decodeOpts.fps;
+    const clipOpts = { ...decodeOpts, fps: sampleFps };
+    for await (const frame of decodeFrames(input.videoPath, info, clipOpts, signal)) {
       signal?.throwIfAborted();
       size = { width: frame.width, height: frame.height };
       poses.push(packPose(await estimate(frame)));
     }
-    const fps = Math.min(decodeOpts.fps, info.fps || decodeOpts.fps);
+    const fps = Math.min(sampleFps, info.fps || sampleFps);
     const lastMs = poses.length ? poses[poses.length - 1]!.timeMs : 0;
     return { poses, fps, ...size, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started, pose: { ...estimate.timings } };
   }
@@ -111,6 +120,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
 
   return {
     version: `${ENGINE_VERSION} ${modelName} ${decodeOpts.fps}fps ${decodeOpts.maxSide}px`,
+    // (fast exercises sample at their own `sampleFps`; the version names the default)
     analyzeDetailed,
     extractPoses,
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {

@@ -41,6 +41,8 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 export function decodeLandmarks(raw: Float32Array, presence: number, roi: Roi): Landmarks {
   if (raw.length < LANDMARKS * DIMS) throw new RangeError(`landmark output has ${raw.length} values`);
   const at = (i: number) => fromRoi(roi, raw[i * DIMS]! / LANDMARK_SIZE, raw[i * DIMS + 1]! / LANDMARK_SIZE);
-  const keypoints = ORDER.map((i) => ({ ...at(i), score: sigmoid(raw[i * DIMS + 3]!) * presence }));
+  // z is relative depth (nearer is smaller) on the same scale as x, so it is scaled by the ROI like x.
+  const zScale = roi.size / LANDMARK_SIZE;
+  const keypoints = ORDER.map((i) => ({ ...at(i), score: sigmoid(raw[i * DIMS + 3]!) * presence, z: raw[i * DIMS + 2]! * zScale }));
   return { keypoints, presence, nextRoi: roiFromAlignment(at(33), at(34)) };
 }

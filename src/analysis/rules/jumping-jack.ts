@@ -35,6 +35,8 @@ export const jumpingJack: ExerciseDef = {
   filmingAdvice: 'Face the camera from 3-4 m away; leave room above the head for the hands and below the feet.',
   signal: 'wrist height: arms hanging = 0, hands overhead = 1',
   progress: (f) => armsUp(f),
+  // Fast sets reach 2 Hz: at 10 fps a rep is five frames and its top is often missed.
+  sampleFps: 20,
   thresholds: { enter: 0.4, exit: 0.25, full: 0.75 },
   gate: (f) => upright(f, 30),
   gateDescription: 'standing upright, torso within 30 deg of vertical',
