@@ -111,9 +111,11 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** Poses of one clip from the cache, or extracted and stored there. */
-async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerciseId: string): Promise<ExtractedPoses> {
-  const base = join(dir, `${engine.version.replace(/[^\w.-]+/g, '_')}--${file}`);
+const cacheBase = (dir: string, version: string, file: string) => join(dir, `${version.replace(/[^\w.-]+/g, '_')}--${file}`);
+
+/** Poses of one clip from the cache, or null when they are not there. */
+export function readCachedPoses(dir: string, version: string, file: string): ExtractedPoses | null {
+  const base = cacheBase(dir, version, file);
   if (existsSync(`${base}.json`)) {
     const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { stride: number; n: number; depth: boolean; cuts: number[] };
     const buf = readFileSync(`${base}.bin`);
@@ -131,6 +133,14 @@ async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerci
     }
     return { ...meta, poses };
   }
+  return null;
+}
+
+/** Poses of one clip from the cache, or extracted and stored there. */
+async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerciseId: string): Promise<ExtractedPoses> {
+  const hit = readCachedPoses(dir, engine.version, file);
+  if (hit) return hit;
+  const base = cacheBase(dir, engine.version, file);
   const x = await engine.extractPoses({ videoPath: join(videosDir, file), exerciseId });
   const stride = x.poses[0]?.packed.length ?? 0;
   const depth = x.poses[0]?.depth !== undefined;

@@ -4,6 +4,9 @@
 // Without depth it is estimated from how short the shoulder line looks against the arm, which
 // stays full length from every side (arms hang or push vertically in most exercises): seen
 // square-on the shoulders span about 0.7 arm lengths, and that shrinks with the cosine of yaw.
+// Yaw alone reads many diagonal views as side-on (the model's depth overshoots), so a second cue
+// decides side against diagonal: seen from the side the far elbow is hidden behind the body, and
+// the model says so (its visibility falls below a third); from a diagonal both elbows show.
 // A person seen square-on but facing away (the face unseen, or the nose behind the shoulders) is
 // filmed from the back.
 import type { CameraAngle, FrameCtx } from './exercise.js';
@@ -54,16 +57,30 @@ export function facing(f: FrameCtx): number {
   return face < 0.1 ? -1 : face >= VISIBLE ? 1 : 0;
 }
 
-export function classifyYaw(yaw: number, facingScore = 1): ViewAngle | 'unknown' {
+/** Visibility of the less visible elbow: low when the far arm is hidden, as seen side-on. */
+export function farElbowVisibility(f: FrameCtx): number {
+  return Math.min(f.p[KP.leftElbow]!.score, f.p[KP.rightElbow]!.score);
+}
+
+/**
+ * Angle from the medians over the clip: yaw (degrees), far-elbow visibility (0..1, NaN when the
+ * model gives none) and facing (-1 away .. 1 toward the camera).
+ */
+export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN): ViewAngle | 'unknown' {
   if (!Number.isFinite(yaw)) return 'unknown';
-  if (yaw >= 62) return 'side';
-  if (yaw >= 27) return 'diagonal';
+  if (Number.isFinite(farElbow)) {
+    if (farElbow < 0.2 || (farElbow < 0.33 && yaw >= 45)) return 'side';
+    if (yaw >= 30) return 'diagonal';
+  } else {
+    if (yaw >= 62) return 'side';
+    if (yaw >= 30) return 'diagonal';
+  }
   return facingScore < -0.3 ? 'back' : 'front';
 }
 
 /** The camera angle over the frames that matter (those in reps when there are any). */
 export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
-  return classifyYaw(quantile(frames.map(yawOf), 0.5), quantile(frames.map(facing), 0.5));
+  return classifyYaw(quantile(frames.map(yawOf), 0.5), quantile(frames.map(facing), 0.5), quantile(frames.map(farElbowVisibility), 0.5));
 }
 
 /** The angle whose form rules apply: from the back the same frontal-plane faults show as from the front. */
