@@ -98,12 +98,16 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const view = estimateView(inReps.length ? inReps : gated.length ? gated : ctx);
   const reps = attempts.map((a) => {
     const frames = ctx.slice(a.start, a.end + 1);
+    // Each rep is judged from the angle it was filmed at: a clip that moves from the front to
+    // the side (or a hand-held camera that drifts) must not judge side-on reps by front rules.
+    const own = estimateView(frames);
+    const repAngle = own === 'unknown' ? view : own;
     const rep: RepView = {
       frames, peak: a.peak - a.start, peakProgress: a.peakProgress, valid: a.valid,
-      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: view === 'unknown' ? 'side' : rulesView(view),
+      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
       progress: repProgress.slice(a.start, a.end + 1),
     };
-    return judge(def, rep, a, view);
+    return judge(def, rep, a, repAngle);
   });
   const seenFrames = poses.filter(torsoSeen).length;
   const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !r.views.includes(rulesView(view))).map((r) => ({ name: r.name, views: r.views }));

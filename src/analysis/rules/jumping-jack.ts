@@ -57,7 +57,8 @@ export const jumpingJack: ExerciseDef = {
     {
       id: 'jj-stance', category: 'range_of_motion', name: 'Narrow jump',
       correction: 'Jump the feet out wider than the shoulders on every rep.',
-      views: ['front', 'diagonal'],
+      // Widths read true only square-on: from a diagonal every stance looks narrow.
+      views: ['front'],
       check(rep) {
         const v = atPeak(rep, stanceWidth);
         if (!Number.isFinite(v)) return undefined;

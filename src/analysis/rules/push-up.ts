@@ -55,7 +55,8 @@ export const pushUp: ExerciseDef = {
     {
       id: 'push-up-hips', category: 'alignment', name: 'Hips sagging or piking',
       correction: 'Squeeze the glutes and brace the abs so shoulders, hips and ankles stay in one straight line.',
-      views: ['side', 'diagonal'],
+      // From a diagonal the body line is foreshortened and every small bend looks larger.
+      views: ['side'],
       check(rep) {
         // A sag is held through the rep; quartiles ignore the odd frame while getting into position.
         const sag = over(rep, hipSag, 0.75), pike = over(rep, hipSag, 0.25);
@@ -88,7 +89,7 @@ export const pushUp: ExerciseDef = {
     {
       id: 'push-up-head', category: 'posture', name: 'Head dropping',
       correction: 'Keep the neck long and the gaze slightly ahead of the hands, in line with the spine.',
-      views: ['side', 'diagonal'],
+      views: ['side'],
       check(rep) {
         // The ear sits above the shoulder joint, so a neutral neck already reads 20-40 deg here;
         // the median over the rep is compared with a limit above that range.

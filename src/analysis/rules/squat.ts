@@ -102,13 +102,17 @@ export const squat: ExerciseDef = {
       correction: 'Sit the hips down until the thighs are parallel to the floor, keeping the chest up.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
+        // The knee angle reads true only side-on; from other angles the thigh's rise toward level
+        // (which foreshortening does not fake) is the depth.
         const { value: knee, index } = over(rep, kneeAngle, 0.1);
-        if (rep.view !== 'front' && Number.isFinite(knee)) {
+        if (rep.view === 'side' && Number.isFinite(knee)) {
           if (knee <= 105) return null;
           return { severity: grade(knee - 105, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
         }
-        if (rep.peakProgress >= 0.95) return null;
-        return { severity: grade(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The hips dropped to about ${round(rep.peakProgress * 100)}% of parallel depth.` };
+        const { value: thigh, index: at } = over(rep, thighProgress, 0.9);
+        if (!Number.isFinite(thigh)) return undefined;
+        if (thigh >= 0.8) return null;
+        return { severity: grade(0.8 - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
     },
@@ -147,7 +151,8 @@ export const squat: ExerciseDef = {
     {
       id: 'squat-heels', category: 'stability', name: 'Heels lifting',
       correction: 'Keep the heels down and the weight over the mid-foot; widen the stance slightly if needed.',
-      views: ['side', 'diagonal'],
+      // The ankle's rise is read against the image's vertical: only a steady side-on camera shows it.
+      views: ['side'],
       check(rep) {
         const start = ankleY(rep.frames[0]!);
         if (!Number.isFinite(start)) return undefined;
