@@ -68,7 +68,7 @@ export function kpAt(f: AnyPose, k: number, c: 0 | 1 | 2): number {
 /** Depth of keypoint k when the pose carries it (see Keypoint.z). */
 export function kpZ(f: AnyPose, k: number): number | undefined {
   if ('packed' in f) return f.depth ? f.depth[k] : undefined;
-  return f.keypoints[k]!.z;
+  return f.keypoints[k]?.z;
 }
 
 export function meanScore(kps: readonly Keypoint[]): number {

@@ -1,9 +1,9 @@
 // Bicep curl: the wrist rises from a hanging arm to the shoulder. The signal is the wrist's
 // height relative to the shoulder in arm lengths, taken on the arm that curls higher, which works
 // from the front and the side and for alternating curls.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { joint, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, grade, round, torsoLean, upright, wristDrop } from './common.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
+import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
+import { elbowAngle, extreme, grade, over, round, torsoLean, upright, wristDrop } from './common.js';
 
 /** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
 const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
@@ -13,15 +13,49 @@ export function curlProgress(f: FrameCtx): number {
   return v.length ? Math.max(...v) : NaN;
 }
 
-/** Upper-arm angle from vertical on the best side: elbows drifting forward or back. */
-export function upperArmDrift(f: FrameCtx): number {
+/**
+ * Upper-arm angle from hanging straight down, per side, degrees. The vertical drop from shoulder
+ * to elbow against the upper arm's full length (its longest over the rep) gives the angle from
+ * any side: side-on the elbow visibly swings forward, front-on the upper arm shortens as the
+ * elbow comes toward the camera. The smaller of the two arms is taken, so one arm hidden or
+ * misread does not invent a drift.
+ */
+export function upperArmDrift(f: FrameCtx, full?: Record<Side, number>): number {
   const sides: Side[] = ['left', 'right'];
   const v = sides.map((s) => {
     const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!;
     if (Math.min(sh.score, el.score) < VISIBLE) return NaN;
-    return (Math.atan2(Math.abs(el.x - sh.x), Math.abs(el.y - sh.y)) * 180) / Math.PI;
+    const len = Math.max(full?.[s] ?? 0, Math.hypot(el.x - sh.x, el.y - sh.y));
+    return len > 0 ? (Math.acos(Math.max(-1, Math.min(1, (el.y - sh.y) / len))) * 180) / Math.PI : NaN;
   }).filter(Number.isFinite);
   return v.length ? Math.min(...v) : NaN;
+}
+
+/** Each upper arm's full length over the rep (a high quantile, robust to one misread frame). */
+function upperArmLengths(rep: RepView): Record<Side, number> {
+  const len = (s: Side) => quantile(rep.frames.map((f) => {
+    const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!;
+    return Math.min(sh.score, el.score) >= VISIBLE ? Math.hypot(el.x - sh.x, el.y - sh.y) : NaN;
+  }), 0.9);
+  return { left: len('left'), right: len('right') };
+}
+
+/**
+ * Torso swing over the rep, degrees. Side-on it is the range of the lean; front-on a rock forward
+ * or back shortens the torso in the image, so the shortest against the longest gives the angle.
+ */
+function torsoSwing(rep: RepView): { value: number; index: number } {
+  if (rep.view === 'side' || rep.view === 'diagonal') {
+    const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+    return { value: max.value - min.value, index: max.index };
+  }
+  const rise = (f: FrameCtx) => {
+    const sh = pairPoint(f.p, 'shoulder'), hip = pairPoint(f.p, 'hip');
+    return sh && hip ? hip.y - sh.y : NaN;
+  };
+  const long = quantile(rep.frames.map(rise), 0.9), short = extreme(rep, rise, 'min');
+  if (!(long > 0) || !Number.isFinite(short.value)) return { value: NaN, index: rep.peak };
+  return { value: (Math.acos(Math.max(-1, Math.min(1, short.value / long))) * 180) / Math.PI, index: short.index };
 }
 
 export const bicepCurl: ExerciseDef = {
@@ -63,12 +97,16 @@ export const bicepCurl: ExerciseDef = {
     {
       id: 'curl-elbow-drift', category: 'technique', name: 'Elbows drifting forward',
       correction: 'Pin the elbows to the sides; only the forearms should move.',
-      views: ['side', 'diagonal'],
+      views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const { value, index } = extreme(rep, upperArmDrift, 'max');
+        const full = upperArmLengths(rep);
+        // The 90th percentile: a held drift, not one frame where the elbow was misread.
+        const { value, index } = over(rep, (f) => upperArmDrift(f, full), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 30) return null;
-        return { severity: grade(value - 30, 10, 20), evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
+        // Front-on the angle comes from foreshortening: clean curls read about 15 deg there.
+        const limit = rep.view === 'front' ? 32 : 30;
+        if (value <= limit) return null;
+        return { severity: grade(value - limit, 10, 20), evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed still.' },
     },
@@ -77,11 +115,11 @@ export const bicepCurl: ExerciseDef = {
       correction: 'Brace the core and keep the torso still; lighten the weight if you need momentum.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
-        if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
-        const swing = max.value - min.value;
-        if (swing <= 10) return null;
-        return { severity: grade(swing - 10, 5, 12), evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        const { value: swing, index } = torsoSwing(rep);
+        if (!Number.isFinite(swing)) return undefined;
+        const limit = rep.view === 'front' ? 18 : 10;
+        if (swing <= limit) return null;
+        return { severity: grade(swing - limit, 5, 12), evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     },
