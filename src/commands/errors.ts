@@ -3,6 +3,14 @@
 export abstract class DomainError extends Error {
   abstract readonly code: string;
   abstract readonly status: number;
+  /** Seconds until a retry can succeed, when the decider knows (sent as Retry-After). */
+  retryAfterSeconds?: number;
+}
+
+/** Attaches when a retry can succeed: whole seconds, at least 1 (RFC 9110 delay-seconds). */
+export function withRetryAfter<E extends DomainError>(err: E, seconds: number): E {
+  err.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
+  return err;
 }
 
 const define = (code: string, status: number, defaultMessage: string) =>

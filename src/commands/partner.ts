@@ -54,14 +54,15 @@ export async function mintSpot(svc: Service, keyId: string) {
   const handle = newHandle();
   const expiresAt = new Date(now.getTime() + svc.config.spotTtlSeconds * 1000);
   const { spotsPerWindow, spotsWindowSeconds: windowSeconds, unclaimedBytesCap } = svc.config;
-  await svc.ledger.handle(keyId, (s) =>
+  const decision = await svc.ledger.handle(keyId, (s) =>
     decideUpload(
       { type: 'MintSpot', handle, expiresAt: expiresAt.toISOString(), now: now.toISOString(), observed, limits: { spotsPerWindow, windowSeconds, unclaimedBytesCap } },
       s,
     ),
   );
   const upload_url = await fromStorage(() => svc.storage.uploadUrl(handle, expiresAt));
-  return { handle, upload_url, expires_at: expiresAt.toISOString() };
+  // The key's state after the mint, for the RateLimit header.
+  return { spot: { handle, upload_url, expires_at: expiresAt.toISOString() }, state: decision.state };
 }
 
 /** Called by the storage host when bytes land, and by reads that observe them in storage. */

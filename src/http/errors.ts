@@ -18,8 +18,22 @@ export function toEnvelope(err: unknown): { status: number; code: string; messag
   return { status: 500, code: 'internal_error', message: 'An unexpected error occurred.' };
 }
 
+/**
+ * Retry-After on every 429 and 503 (and on the retryable 409 idempotency_key_in_use): the
+ * decider's figure when it knows one (spot window, unclaimed bytes), else a fixed hint per code.
+ */
+const RETRY_AFTER_SECONDS: Record<string, number> = {
+  store_unavailable: 1,
+  storage_stat_unavailable: 5,
+  idempotency_key_in_use: 1,
+  // Does not clear by waiting (SPEC): an hour keeps well-behaved clients from hammering.
+  usage_limit_exceeded: 3600,
+};
+
 export function send(reply: FastifyReply, err: unknown) {
   const { status, code, message } = toEnvelope(err);
+  const known = err instanceof DomainError ? err.retryAfterSeconds : undefined;
+  if (status === 429 || status === 503 || code in RETRY_AFTER_SECONDS) reply.header('retry-after', String(known ?? RETRY_AFTER_SECONDS[code] ?? 1));
   return reply.code(status).send({ error: { code, message } });
 }
 

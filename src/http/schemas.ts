@@ -67,6 +67,9 @@ export const errorResponses = (...codes: ErrorCode[]) => {
   );
 };
 
+/** What an operation taking Idempotency-Key can answer besides its own errors. */
+export const idempotencyErrors = ['invalid_idempotency_key', 'idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies readonly ErrorCode[];
+
 /** Every operation behind Bearer authentication can answer these. */
 export const authErrors = ['authentication_error', 'store_unavailable'] as const satisfies readonly ErrorCode[];
 

@@ -6,7 +6,8 @@ import { fromStorage } from '../../commands/partner.js';
 import { decodePose } from '../../storage/poses.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
-import { authErrors, errorResponses, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
+import { IdempotencyHeaders, idempotent } from '../idempotency.js';
+import { authErrors, errorResponses, idempotencyErrors, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
 import type { FastifyReply } from 'fastify';
 
 /** gzip named in Accept-Encoding with a non-zero q (RFC 9110 12.5.3). */
@@ -30,15 +31,18 @@ export const jobRoutes =
           summary: 'Submit an analysis job for an uploaded video',
           description: 'Claims the upload spot and holds one unit of the analysis limit. The same handle with the same exercise_id answers 201 with the original job; never resubmit after internal_error.',
           tags: ['Jobs'],
+          headers: IdempotencyHeaders,
           body: SubmitJobBody,
           response: {
             201: JobSummary,
             ...errorResponses(
               ...authErrors, 'malformed_request', 'payload_too_large', 'unknown_exercise', 'upload_not_found', 'upload_incomplete',
               'upload_already_claimed', 'upload_spot_expired', 'usage_limit_exceeded', 'catalog_error', 'internal_error', 'storage_stat_unavailable',
+              ...idempotencyErrors,
             ),
           },
         },
+        ...idempotent(svc),
       },
       async (request, reply) => {
         const body = request.body as SubmitJobBody & { video_url?: unknown };
@@ -128,9 +132,11 @@ export const jobRoutes =
           summary: 'Cancel a queued job',
           description: 'Returns the held unit of the analysis limit. Not idempotent: a processing job answers job_already_started, a finished one job_already_finished.',
           tags: ['Jobs'],
+          headers: IdempotencyHeaders,
           params: JobParams,
-          response: { 200: JobSummary, ...errorResponses(...authErrors, 'job_not_found', 'job_already_started', 'job_already_finished') },
+          response: { 200: JobSummary, ...errorResponses(...authErrors, 'job_not_found', 'job_already_started', 'job_already_finished', ...idempotencyErrors) },
         },
+        ...idempotent(svc),
       },
       async (request) => cancelJob(svc, request.params.job_id, { partner: keyOf(request).key_id }),
     );

@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mintSpot, uploadStatus } from '../../commands/partner.js';
+import { DomainError } from '../../commands/errors.js';
+import type { KeyState } from '../../commands/state.js';
+import { spotWindow } from '../../commands/uploads.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
-import { authErrors, errorResponses, HandleParams, UploadSpot, UploadStatus } from '../schemas.js';
+import { IdempotencyHeaders, idempotent } from '../idempotency.js';
+import { authErrors, errorResponses, idempotencyErrors, HandleParams, UploadSpot, UploadStatus } from '../schemas.js';
 
 export const uploadRoutes =
   (svc: Service): FastifyPluginAsyncTypebox =>
@@ -15,12 +19,30 @@ export const uploadRoutes =
           summary: 'Mint an upload spot',
           description: 'A single-use handle and a signed URL, valid 900 s. PUT the raw video bytes to upload_url (no Authorization header); the URL is a bearer credential, never log it.',
           tags: ['Uploads'],
-          response: { 201: UploadSpot, ...errorResponses(...authErrors, 'spots_per_window_exceeded', 'unclaimed_bytes_exceeded', 'storage_stat_unavailable') },
+          headers: IdempotencyHeaders,
+          response: {
+            201: UploadSpot,
+            ...errorResponses(...authErrors, 'spots_per_window_exceeded', 'unclaimed_bytes_exceeded', 'storage_stat_unavailable', ...idempotencyErrors),
+          },
         },
+        ...idempotent(svc),
       },
       async (request, reply) => {
-        const spot = await mintSpot(svc, keyOf(request).key_id);
-        return reply.code(201).header('cache-control', 'no-store').send(spot);
+        const keyId = keyOf(request).key_id;
+        const { spotsPerWindow, spotsWindowSeconds: windowSeconds } = svc.config;
+        // IETF httpapi RateLimit headers (draft-ietf-httpapi-ratelimit-headers): the spot window.
+        const rateLimit = (state: KeyState) => {
+          const w = spotWindow(state, svc.clock().toISOString(), { spotsPerWindow, windowSeconds });
+          reply.header('ratelimit-policy', `"spots";q=${spotsPerWindow};w=${windowSeconds}`).header('ratelimit', `"spots";r=${w.remaining};t=${w.resetSeconds}`);
+        };
+        try {
+          const { spot, state } = await mintSpot(svc, keyId);
+          rateLimit(state);
+          return reply.code(201).header('cache-control', 'no-store').send(spot);
+        } catch (err) {
+          if (err instanceof DomainError && err.status === 429) await svc.ledger.load(keyId).then((l) => rateLimit(l.state), () => undefined);
+          throw err;
+        }
       },
     );
 

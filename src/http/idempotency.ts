@@ -1,0 +1,63 @@
+// Idempotency-Key on POST /v1/uploads, POST /v1/jobs and POST /v1/jobs/{job_id}/cancel: route
+// hooks around the records (idempotency/records.ts). Without the header nothing changes. The
+// fingerprint is the method, the path and (for routes that read one) the body as canonical JSON,
+// so the same key with a different request is 409 idempotency_key_reused.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { begin, checkKey, finish, hashOf, type Claim } from '../idempotency/records.js';
+import type { Service } from '../service.js';
+import { keyOf } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim?: Claim;
+  }
+}
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'Up to 255 printable ASCII characters, unique per request (a UUID). Within 24 hours the same key replays the first answer (status and body) with Idempotent-Replayed: true; with a different request it is 409 idempotency_key_reused. Retryable answers (429, 5xx) are not kept.',
+    }),
+  ),
+});
+
+/** JSON with object keys sorted at every level: the same body however its keys were ordered. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function idempotent(svc: Service) {
+  return {
+    async preHandler(request: FastifyRequest, reply: FastifyReply) {
+      const header = request.headers['idempotency-key'];
+      if (header === undefined) return;
+      const key = Array.isArray(header) ? header.join(', ') : header;
+      checkKey(key);
+      const readsBody = request.routeOptions.schema?.body !== undefined;
+      const fingerprint = hashOf(canonical([request.method, request.url.split('?')[0], readsBody ? request.body : null]));
+      const outcome = await begin(svc.store, svc.clock, keyOf(request).key_id, key, fingerprint);
+      if (outcome.kind === 'replay') {
+        return reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.body);
+      }
+      request.idempotencyClaim = outcome.claim;
+    },
+    async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+      const claim = request.idempotencyClaim;
+      if (!claim) return payload;
+      request.idempotencyClaim = undefined;
+      try {
+        await finish(svc.store, svc.clock, claim, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
+      } catch (err) {
+        // The answer still goes out; the unrecorded claim frees the key when its lock runs out.
+        request.log.warn({ err: String(err) }, 'idempotency record not written');
+      }
+      return payload;
+    },
+  };
+}
