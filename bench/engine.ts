@@ -1,9 +1,8 @@
 // `npm run bench:engine`: decode-only vs full analysis per shared clip, real-time factor and peak
 // RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { createPoseEngine } from '../src/analysis/index.js';
 import type { PoseTimings } from '../src/analysis/pose/tracker.js';
 import { loadLabels, videosDir } from './eval.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
+import { looped } from '../test/support/videos.js';
 
 interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings }
 
@@ -97,13 +97,12 @@ async function main() {
 
   if (process.argv.includes('--no-long')) return;
   // Long video: the largest clip looped (stream copy) to about ten minutes, in a temp dir.
-  const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   const size = (l: { file: string }) => statSync(join(videosDir, l.file)).size;
   const longest = labels.reduce((a, b) => (size(a) >= size(b) ? a : b));
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
   try {
     const long = join(dir, 'ten-minutes.mp4');
-    execFileSync(ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', join(videosDir, longest.file), '-t', '600', '-c', 'copy', '-an', long]);
+    writeFileSync(long, await looped(join(videosDir, longest.file), 600));
     const short = runChild('analyze', join(videosDir, longest.file), longest.exercise);
     const a = runChild('analyze', long, longest.exercise);
     console.log(`\nlong video (${longest.file} looped): ${(a.videoMs / 1000).toFixed(0)} s, analysed in ${(a.wallMs / 1000).toFixed(0)} s, ` +

@@ -1,13 +1,9 @@
-// Video decoding: ffprobe for the stream's geometry, then ffmpeg piping raw RGB frames at a reduced
-// rate and bounded size. Frames are yielded one at a time so memory does not grow with the video.
-import { spawn, execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
+// Video decoding for the engine: a sandboxed decoder process (src/analysis/decoder/) probes the
+// file, then streams raw RGB frames at a reduced rate and bounded size, turned upright. Frames are
+// yielded one at a time so memory does not grow with the video. The decoder is FFmpeg 8 as built
+// into @napi-rs/webcodecs; it never runs in this process (see decoder/sandbox.ts for its limits).
 import { VideoProcessingError, ProviderUnavailableError } from './engine.js';
-
-const require = createRequire(import.meta.url);
-// Static binaries shipped inside npm packages, so `npm ci` alone sets the project up.
-const ffmpegPath: string = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-const ffprobePath: string = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+import { budgetFor, decoderSettings, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
 
 export interface VideoInfo {
   /** Display size after rotation metadata is applied. */
@@ -15,6 +11,8 @@ export interface VideoInfo {
   height: number;
   fps: number;
   durationMs: number;
+  /** Clockwise degrees the stored picture is turned to be shown upright (0, 90, 180, 270). */
+  rotation?: number;
 }
 
 export interface Frame {
@@ -34,55 +32,54 @@ export interface DecodeOptions {
 
 export const defaultDecodeOptions: DecodeOptions = { fps: 10, maxSide: 960 };
 
-interface ProbeStream {
-  codec_type?: string;
-  width?: number;
-  height?: number;
-  avg_frame_rate?: string;
-  r_frame_rate?: string;
-  duration?: string;
-  tags?: { rotate?: string };
-  side_data_list?: { rotation?: number }[];
+/** Exit codes of decoder/child.mjs. */
+const BAD_INPUT = 65;
+const UNAVAILABLE = 70;
+/** Probing reads headers and a few packets: a fixed budget. */
+const PROBE_BUDGET_MS = 30_000;
+
+/** Peak resident memory of the last decoder process this module ran, MB (for tests and benches). */
+export let lastDecoderPeakRssMb = 0;
+
+function failure(d: SandboxedDecoder, code: number | null, stderr: string, what: string): Error {
+  const killed = d.killedFor();
+  if (killed) return new VideoProcessingError(killed);
+  const message = stderr.trim().split('\n').pop()?.slice(0, 300) || `${what} exited with ${code}`;
+  if (code === UNAVAILABLE) return new ProviderUnavailableError(message);
+  if (code === BAD_INPUT) return new VideoProcessingError(message);
+  return new VideoProcessingError(`${what} failed: ${message}`);
 }
 
-function parseRate(r: string | undefined): number {
-  if (!r) return 0;
-  const [n, d] = r.split('/').map(Number);
-  if (!n || !d) return 0;
-  return n / d;
+function collectStderr(d: SandboxedDecoder): () => string {
+  let stderr = '';
+  d.child.stderr!.on('data', (b: Buffer) => { if (stderr.length < 4000) stderr += b.toString(); });
+  return () => stderr;
 }
 
-export function probe(path: string): Promise<VideoInfo> {
-  const args = ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', path];
+function exited(d: SandboxedDecoder): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    execFile(ffprobePath, args, { maxBuffer: 8 << 20 }, (err, stdout) => {
-      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(new ProviderUnavailableError(`ffprobe not found at ${ffprobePath}`));
-        return;
-      }
-      if (err) {
-        reject(new VideoProcessingError('ffprobe could not read the file'));
-        return;
-      }
-      try {
-        const info = JSON.parse(stdout) as { streams?: ProbeStream[]; format?: { duration?: string } };
-        const v = info.streams?.find((s) => s.codec_type === 'video');
-        if (!v || !v.width || !v.height) throw new Error('no video stream');
-        const rot = Number(v.tags?.rotate ?? v.side_data_list?.find((s) => s.rotation !== undefined)?.rotation ?? 0);
-        const quarter = Math.abs(Math.round(rot / 90)) % 2 === 1;
-        const fps = parseRate(v.avg_frame_rate) || parseRate(v.r_frame_rate) || 25;
-        const dur = Number(v.duration ?? info.format?.duration ?? 0);
-        resolve({
-          width: quarter ? v.height : v.width,
-          height: quarter ? v.width : v.height,
-          fps,
-          durationMs: Number.isFinite(dur) ? Math.round(dur * 1000) : 0,
-        });
-      } catch {
-        reject(new VideoProcessingError('the file has no decodable video stream'));
-      }
+    d.child.once('error', (e) => reject(new ProviderUnavailableError(`the decoder could not start: ${e.message}`)));
+    d.child.once('close', (code) => {
+      lastDecoderPeakRssMb = d.peakRssMb();
+      resolve(code);
     });
   });
+}
+
+export async function probe(path: string): Promise<VideoInfo> {
+  const d = spawnDecoder(['probe', path], path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: decoderSettings().maxRssMb });
+  const stderr = collectStderr(d);
+  let stdout = '';
+  d.child.stdout!.on('data', (b: Buffer) => { if (stdout.length < 64_000) stdout += b.toString(); });
+  const code = await exited(d);
+  if (code !== 0) throw failure(d, code, stderr(), 'probing');
+  try {
+    const info = JSON.parse(stdout) as VideoInfo;
+    if (!(info.width > 0 && info.height > 0)) throw new Error('no size');
+    return info;
+  } catch {
+    throw new VideoProcessingError('the decoder gave no usable description of the video');
+  }
 }
 
 /** Output size: aspect kept, longest side bounded, even numbers as the scaler prefers. */
@@ -93,9 +90,10 @@ export function outputSize(info: VideoInfo, maxSide: number): { width: number; h
 }
 
 /**
- * Streams frames at `opts.fps`. The consumer's pace drives the pipe (backpressure), so at most one
- * frame plus the pipe buffer is held. A yielded frame's pixels are overwritten by the next frame:
- * copy them to keep them. Aborting kills ffmpeg.
+ * Streams frames at `opts.fps` (or the video's own rate if lower). The consumer's pace drives the
+ * pipe (backpressure), so at most one frame plus the pipe buffer is held. A yielded frame's pixels
+ * are overwritten by the next frame: copy them to keep them. Aborting kills the decoder; so do its
+ * budget (proportional to the declared duration) and its memory cap, failing the video.
  */
 export async function* decodeFrames(
   path: string,
@@ -105,17 +103,15 @@ export async function* decodeFrames(
 ): AsyncGenerator<Frame> {
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
-  const args = ['-v', 'error', '-nostdin', '-i', path, '-an', '-sn',
-    '-vf', `fps=${fps}:eof_action=pass,scale=${width}:${height}:flags=bilinear`,
-    '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
-  const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4000) stderr += d.toString(); });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', (e) => reject(new ProviderUnavailableError(`ffmpeg failed to start: ${e.message}`)));
-    child.on('close', (code) => resolve(code));
-  });
-  const onAbort = () => child.kill('SIGKILL');
+  const settings = decoderSettings();
+  // A stream may run a little past its declared length (audio/video skew); far past it, it is lying.
+  const maxMediaMs = info.durationMs > 0 ? Math.round(info.durationMs * 1.1 + 5000) : settings.undeclaredMs;
+  const d = spawnDecoder(['decode', path, String(fps), String(width), String(height), String(maxMediaMs)], path,
+    { budgetMs: budgetFor(info.durationMs), maxRssMb: settings.maxRssMb });
+  const stderr = collectStderr(d);
+  const done = exited(d);
+  done.catch(() => undefined);
+  const onAbort = () => d.child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
 
   const frameBytes = width * height * 3;
@@ -125,7 +121,7 @@ export async function* decodeFrames(
   let filled = 0;
   let index = 0;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of d.child.stdout as AsyncIterable<Buffer>) {
       let offset = 0;
       while (offset < chunk.length) {
         const n = Math.min(frameBytes - filled, chunk.length - offset);
@@ -139,14 +135,14 @@ export async function* decodeFrames(
         }
       }
     }
-    const code = await exited;
+    const code = await done;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    if (code !== 0 && index === 0) {
-      throw new VideoProcessingError(`ffmpeg could not decode the video: ${stderr.trim().slice(0, 300)}`);
-    }
+    // Unlike a lenient CLI run, a decoder that stopped on an error fails the video even after some
+    // frames: a stream cut short, stopped by its budget or caught lying about its length.
+    if (code !== 0) throw failure(d, code, stderr(), 'decoding');
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
   }
   if (index === 0) throw new VideoProcessingError('the video has no decodable frames');
 }

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { storageCallbacks } from '../commands/partner.js';
-import { createPoseEngine } from '../analysis/index.js';
+import { createEngineHost } from '../runner/engine-host.js';
 import { startRunner } from '../runner/runner.js';
 import { startSweeper } from '../runner/sweeper.js';
 import { startDispatcher } from '../webhooks/dispatcher.js';
@@ -15,7 +15,8 @@ import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();
 const svc = await openServiceOrExit(config);
-const engine = createPoseEngine();
+// The engine runs in child processes: analyses never hold this process's event loop.
+const engine = createEngineHost();
 let runner: ReturnType<typeof startRunner> | undefined;
 const app = await buildApp(svc, { logger: { level: config.logLevel }, wakeRunner: () => runner?.wake() });
 const log = app.log;
@@ -55,5 +56,6 @@ onShutdown(async () => {
   metricsServer?.close();
   await drained;
   await dispatcher.stop();
+  await engine.close();
   await svc.close();
 }, config.shutdownGraceSeconds);

@@ -1,14 +1,16 @@
 // `npm run worker`: only the job runner, for scaling analysis out to more processes or machines.
 import pino from 'pino';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
-import { createPoseEngine } from '../analysis/index.js';
+import { createEngineHost } from './engine-host.js';
 import { startRunner } from './runner.js';
 import { startMetricsServer } from '../metrics/server.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
 const svc = await openServiceOrExit(config);
-const runner = startRunner(svc, createPoseEngine(), {
+// The engine runs in child processes, so lease renewals are never starved by a long analysis.
+const engine = createEngineHost();
+const runner = startRunner(svc, engine, {
   concurrency: Math.max(1, config.workerConcurrency),
   leaseSeconds: config.jobLeaseSeconds,
   maxAttempts: config.jobMaxAttempts,
@@ -21,5 +23,6 @@ const metricsServer = await startMetricsServer(svc.metrics, config.host, config.
 onShutdown(async () => {
   metricsServer?.close();
   await runner.stop(config.shutdownGraceSeconds * 1000);
+  await engine.close();
   await svc.close();
 }, config.shutdownGraceSeconds);

@@ -5,22 +5,20 @@
 // must meet the accuracy figures `npm run eval` prints (bench/eval.ts has the same arithmetic).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { Value } from '@sinclair/typebox/value';
 import { createPoseEngine } from '../../src/analysis/index.js';
 import { VideoProcessingError } from '../../src/analysis/engine.js';
 import { AnalysisResultSchema } from '../../src/analysis/result.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { figures, loadLabels, videosDir, type ClipRow } from '../../bench/eval.js';
+import { makeVideo } from '../support/videos.js';
 
 const engine = createPoseEngine();
 const labels = loadLabels()?.filter((l) => exerciseDef(l.exercise));
 const noVideos = `shared clips not found at ${videosDir}`;
-const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 const tmp = mkdtempSync(join(tmpdir(), 'engine-e2e-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
@@ -78,7 +76,7 @@ test('a file that is not a video fails with VideoProcessingError (video_processi
 
 test('a video with no person gives no repetitions and filming advice in 2-3 key areas', async () => {
   const empty = join(tmp, 'empty.mp4');
-  execFileSync(ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=gray:s=320x240:d=3:r=10', '-pix_fmt', 'yuv420p', empty]);
+  writeFileSync(empty, await makeVideo({ width: 320, height: 240, frames: 30, fps: 10, paint: (_, px) => px.fill(128) }));
   const result = await engine.analyze({ videoPath: empty, exerciseId: 'push-up' });
   assert.ok(Value.Check(AnalysisResultSchema, result));
   assert.deepEqual(result.repetitions, []);

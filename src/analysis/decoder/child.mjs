@@ -1,0 +1,216 @@
+// The sandboxed decoder process (plain JavaScript: it runs under Node's permission model, which
+// lets it read only this file, the decoder package and the one input, so it cannot load tsx).
+// FFmpeg 8 (statically linked inside @napi-rs/webcodecs) demuxes and decodes; this file picks the
+// frames at the requested rate, turns them upright and scales them, and writes packed RGB24 to
+// stdout. The parent (src/analysis/decode.ts) spawns it, caps its time and memory, and reads.
+//
+//   child.mjs probe  <path>                                  -> one JSON line (VideoInfo)
+//   child.mjs decode <path> <fps> <width> <height> <maxMs>   -> width*height*3 bytes per frame
+//
+// Exit codes: 0 done; 65 the input is not a decodable video (message on stderr); 70 the decoder
+// itself could not be loaded.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { containerOf, videoTrackMatrix, rotationOf } from './container.mjs';
+import { convertFrame } from './convert.mjs';
+
+const BAD_INPUT = 65;
+const UNAVAILABLE = 70;
+/** Largest picture decoded, declared or actual (8K UHD with some margin): a pixel flood stops here. */
+const MAX_PIXELS = 8192 * 4608;
+const MAX_SIDE = 8192;
+
+class BadInput extends Error {}
+
+function fail(code, message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+// If the engine that reads us dies, stop too rather than decode into a closed pipe.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 1000).unref();
+process.stdout.on('error', () => process.exit(1));
+
+let codecs;
+try {
+  codecs = await import('@napi-rs/webcodecs');
+} catch (e) {
+  fail(UNAVAILABLE, `decoder unavailable: ${e?.message ?? e}`);
+}
+
+/** Reads `length` bytes at `position` (fewer at the end of the file). */
+function reader(path) {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    read(position, length) {
+      const buf = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
+      if (buf.length) readSync(fd, buf, 0, buf.length, position);
+      return buf;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+async function open(path) {
+  const file = reader(path);
+  let kind, matrix;
+  try {
+    kind = containerOf(file.read(0, 64));
+    if (!kind) throw new BadInput('not a video container we decode (MP4/MOV, WebM or Matroska)');
+    matrix = kind === 'mp4' ? videoTrackMatrix(file) : undefined;
+  } finally {
+    file.close();
+  }
+  const chunks = [];
+  let demuxError;
+  const init = { videoOutput: (c) => chunks.push(c), error: (e) => { demuxError = e; } };
+  const demuxer = kind === 'mp4' ? new codecs.Mp4Demuxer(init) : kind === 'webm' ? new codecs.WebMDemuxer(init) : new codecs.MkvDemuxer(init);
+  try {
+    await demuxer.load(path);
+  } catch (e) {
+    throw new BadInput(`the container could not be read: ${e?.message ?? e}`);
+  }
+  const track = demuxer.tracks.find((t) => t.trackType === 'video');
+  const config = demuxer.videoDecoderConfig;
+  if (!track || !config) throw new BadInput('the file has no video stream');
+  const w = config.codedWidth, h = config.codedHeight;
+  if (!(w > 0 && h > 0)) throw new BadInput('the video stream declares no picture size');
+  if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_PIXELS) throw new BadInput(`the picture size ${w}x${h} is larger than the ${MAX_SIDE}px / ${MAX_PIXELS} pixel limit`);
+  const durationUs = Number(demuxer.duration ?? track.duration ?? 0);
+  return { demuxer, chunks, track, config, rotation: rotationOf(matrix), durationUs: Number.isFinite(durationUs) && durationUs > 0 ? durationUs : 0, error: () => demuxError };
+}
+
+/** Frame rate from the first packets' timestamps (median spacing), without decoding. */
+async function estimateFps(src) {
+  await src.demuxer.demuxAsync(120);
+  const ts = src.chunks.map((c) => c.timestamp).sort((a, b) => a - b);
+  const gaps = [];
+  for (let i = 1; i < ts.length; i++) if (ts[i] > ts[i - 1]) gaps.push(ts[i] - ts[i - 1]);
+  if (!gaps.length) return 0;
+  gaps.sort((a, b) => a - b);
+  return 1e6 / gaps[gaps.length >> 1];
+}
+
+async function probe(path) {
+  const src = await open(path);
+  const fps = await estimateFps(src);
+  const quarter = src.rotation === 90 || src.rotation === 270;
+  const { codedWidth: w, codedHeight: h } = src.config;
+  process.stdout.write(JSON.stringify({
+    width: quarter ? h : w, height: quarter ? w : h, fps: Math.round(fps * 1000) / 1000,
+    durationMs: Math.round(src.durationUs / 1000), rotation: src.rotation, codec: src.config.codec,
+  }) + '\n');
+  src.demuxer.close();
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/**
+ * H.264 in MP4 prefixes each NAL unit with its length in 1, 2 or 4 bytes (avcC says which); the
+ * decoder package only handles 4, so shorter prefixes are widened here. Returns a chunk mapper.
+ */
+function nalLengthFix(config) {
+  const d = config.description;
+  if (!/^avc[13]/.test(config.codec) || !d || d.length < 7 || (d[4] & 3) === 3) return (c) => c;
+  const size = (d[4] & 3) + 1;
+  const desc = new Uint8Array(d);
+  desc[4] |= 3;
+  config.description = desc;
+  return (c) => {
+    const src = new Uint8Array(c.byteLength);
+    c.copyTo(src);
+    const parts = [];
+    for (let pos = 0; pos + size <= src.length;) {
+      let n = 0;
+      for (let i = 0; i < size; i++) n = n * 256 + src[pos + i];
+      const nal = src.subarray(pos + size, Math.min(src.length, pos + size + n));
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(nal.length);
+      parts.push(len, nal);
+      pos += size + n;
+    }
+    return new codecs.EncodedVideoChunk({ type: c.type, timestamp: c.timestamp, duration: c.duration ?? undefined, data: Buffer.concat(parts) });
+  };
+}
+
+async function decode(path, fps, outW, outH, maxMs) {
+  const src = await open(path);
+  const fix = nalLengthFix(src.config);
+  const out = process.stdout;
+  const interval = 1e6 / fps;
+  const limitUs = maxMs * 1000;
+  let decodeError;
+  const frames = [];
+  const decoder = new codecs.VideoDecoder({ output: (f) => frames.push(f), error: (e) => { decodeError = e; } });
+  try {
+    decoder.configure({ ...src.config, hardwareAcceleration: 'prefer-software' });
+  } catch (e) {
+    throw new BadInput(`the video codec is not supported: ${src.config.codec}`);
+  }
+
+  // Output ticks every `interval` from the first frame; each tick shows the decoded frame nearest
+  // to it (so variable frame rate input comes out evenly spaced, like FFmpeg's fps filter).
+  let start;
+  let next = 0;
+  let prev; // { frame, t, rgb? }
+  let written = 0;
+  const rgbOf = async (p) => (p.rgb ??= await convertFrame(p.frame, src.rotation, outW, outH));
+  const emit = async (p) => {
+    const rgb = await rgbOf(p);
+    if (!out.write(rgb)) await new Promise((r) => out.once('drain', r));
+    written++;
+  };
+  const take = async (frame) => {
+    const { codedWidth: w, codedHeight: h } = frame;
+    if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_PIXELS) throw new BadInput(`a frame of ${w}x${h} is larger than the pixel limit`);
+    start ??= frame.timestamp;
+    const cur = { frame, t: frame.timestamp - start };
+    if (cur.t > limitUs) throw new BadInput(`the video decodes past its declared length (${Math.round(maxMs / 1000)} s)`);
+    while (prev && next * interval <= cur.t) {
+      const tk = next * interval;
+      await emit(tk - prev.t <= cur.t - tk ? prev : cur);
+      next++;
+    }
+    if (!prev && next * interval <= cur.t) { await emit(cur); next = Math.floor(cur.t / interval) + 1; }
+    if (prev && prev !== cur) prev.frame.close();
+    prev = cur;
+  };
+  const drain = async () => {
+    while (frames.length) await take(frames.shift());
+  };
+
+  for (;;) {
+    await src.demuxer.demuxAsync(32);
+    if (src.error()) throw new BadInput(`demuxing failed: ${src.error().message ?? src.error()}`);
+    for (const c of src.chunks.splice(0)) {
+      if (decodeError) break;
+      decoder.decode(fix(c));
+    }
+    while (decoder.decodeQueueSize > 16) { await tick(); await drain(); }
+    if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
+    await drain();
+    if (src.demuxer.state === 'ended' || src.demuxer.state === 'closed') break;
+  }
+  await decoder.flush();
+  await drain();
+  if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
+  // Every tick up to the last frame's time was written as frames arrived; FFmpeg's fps filter
+  // (eof_action=pass) likewise adds none after the stream's end.
+  prev?.frame.close();
+  decoder.close();
+  src.demuxer.close();
+  if (written === 0) throw new BadInput('the video has no decodable frames');
+  await new Promise((r) => out.end(r));
+}
+
+const [mode, path, ...rest] = process.argv.slice(2);
+try {
+  if (mode === 'probe') await probe(path);
+  else if (mode === 'decode') await decode(path, Number(rest[0]), Number(rest[1]), Number(rest[2]), Number(rest[3]));
+  else fail(2, `usage: child.mjs probe|decode PATH ...`);
+} catch (e) {
+  fail(BAD_INPUT, e instanceof BadInput ? e.message : `the video could not be decoded: ${e?.message ?? e}`);
+}
+process.exit(0);

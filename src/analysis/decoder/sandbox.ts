@@ -1,0 +1,152 @@
+// Starts the decoder process (child.mjs) in a sandbox and keeps it inside its limits:
+// - network: a new, empty network namespace (`unshare --net`, as root or through a user
+//   namespace), so not even loopback is reachable; this binds the native FFmpeg code too;
+// - files: Node's permission model (--experimental-permission) lets the process read only the
+//   decoder's own code, the decoder package and the one input; no writes, no child processes, no
+//   workers; an empty environment (no credentials are inherited);
+// - memory: V8's heap capped by --max-old-space-size, and the whole process (FFmpeg's buffers
+//   included) killed by a watchdog when its resident set passes the cap;
+// - time: killed at a wall-clock budget the caller derives from the video's declared length.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const childScript = join(here, 'child.mjs');
+const require = createRequire(import.meta.url);
+
+/** The decoder package and its platform binary package: code the decoder process may read. */
+function packageDirs(): string[] {
+  const dirs = [dirname(require.resolve('@napi-rs/webcodecs'))];
+  try {
+    const pkg = JSON.parse(readFileSync(join(dirs[0]!, 'package.json'), 'utf8')) as { optionalDependencies?: Record<string, string> };
+    for (const name of Object.keys(pkg.optionalDependencies ?? {})) {
+      try {
+        dirs.push(dirname(require.resolve(name, { paths: [dirs[0]!] })));
+      } catch {
+        // not installed for this platform
+      }
+    }
+  } catch {
+    // the child reports the missing package itself (exit 70)
+  }
+  return dirs;
+}
+
+export interface DecoderLimits {
+  /** Wall-clock budget, ms. */
+  budgetMs: number;
+  /** Resident memory cap of the decoder process, MB. */
+  maxRssMb: number;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** Operator knobs (README "Untrusted video"); read per call so tests and operators can set them. */
+export const decoderSettings = () => ({
+  maxRssMb: envNumber('DECODE_MAX_MEMORY_MB', 1024),
+  budgetBaseMs: envNumber('DECODE_BUDGET_BASE_SECONDS', 60) * 1000,
+  budgetFactor: envNumber('DECODE_BUDGET_FACTOR', 2),
+  /** How much media a file that declares no duration may decode to. */
+  undeclaredMs: envNumber('DECODE_UNDECLARED_MAX_SECONDS', 3600) * 1000,
+});
+
+/** Wall-clock budget for a video of `durationMs` (a file declaring none gets the undeclared ceiling). */
+export function budgetFor(durationMs: number): number {
+  const s = decoderSettings();
+  return Math.round(s.budgetBaseMs + s.budgetFactor * (durationMs > 0 ? durationMs : s.undeclaredMs));
+}
+
+/** How the network is taken away on this machine, found once: 'netns' or 'none' (no isolation). */
+let isolation: { prefix: string[]; kind: 'netns' | 'none' } | undefined;
+export function networkIsolation(): { prefix: string[]; kind: 'netns' | 'none' } {
+  if (isolation) return isolation;
+  const candidates = process.getuid?.() === 0 ? [['unshare', '--net'], ['unshare', '--user', '--map-root-user', '--net']] : [['unshare', '--user', '--map-root-user', '--net']];
+  for (const prefix of candidates) {
+    const r = spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', '0'], { stdio: 'ignore', timeout: 10_000 });
+    if (r.status === 0) return (isolation = { prefix, kind: 'netns' });
+  }
+  return (isolation = { prefix: [], kind: 'none' });
+}
+
+export interface SandboxedDecoder {
+  child: ChildProcess;
+  /** Why the sandbox killed the process (budget or memory), if it did. */
+  killedFor(): string | undefined;
+  /** Highest resident set seen, MB (Linux; 0 elsewhere). */
+  peakRssMb(): number;
+}
+
+function rssMb(pid: number): { rss: number; hwm: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits): SandboxedDecoder {
+  const net = networkIsolation();
+  const heapMb = Math.max(64, Math.min(512, Math.floor(limits.maxRssMb / 2)));
+  const nodeArgs = [
+    '--experimental-permission', '--no-warnings', '--allow-addons',
+    `--allow-fs-read=${here}/`, ...packageDirs().map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${inputPath}`,
+    `--max-old-space-size=${heapMb}`,
+    childScript, ...args,
+  ];
+  const [cmd, ...pre] = net.kind === 'netns' ? net.prefix : [process.execPath];
+  const child = spawn(cmd!, net.kind === 'netns' ? [...pre, process.execPath, ...nodeArgs] : nodeArgs, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {},
+  });
+  let reason: string | undefined;
+  let peak = 0;
+  const kill = (why: string) => {
+    if (reason || child.exitCode !== null || child.signalCode !== null) return;
+    reason = why;
+    child.kill('SIGKILL');
+  };
+  const timer = setTimeout(() => kill(`decoding exceeded its time budget of ${Math.round(limits.budgetMs / 1000)} s`), limits.budgetMs);
+  const watch = setInterval(() => {
+    if (!child.pid) return;
+    const m = rssMb(child.pid);
+    if (!m) return;
+    peak = Math.max(peak, m.hwm, m.rss);
+    if (m.rss > limits.maxRssMb) kill(`decoding exceeded its memory cap of ${limits.maxRssMb} MB`);
+  }, 100);
+  timer.unref();
+  watch.unref();
+  child.once('close', () => {
+    clearTimeout(timer);
+    clearInterval(watch);
+  });
+  return { child, killedFor: () => reason, peakRssMb: () => peak };
+}
+
+/**
+ * The FFmpeg release inside the decoder package, read from its binary ("FFmpeg version n8.0.1"),
+ * with the package's own version: what the README and the benches report, and what a test checks.
+ */
+export function decoderVersion(): { ffmpeg: string; package: string } {
+  const [root, ...platform] = packageDirs();
+  const pkg = JSON.parse(readFileSync(join(root!, 'package.json'), 'utf8')) as { version: string };
+  let ffmpeg = 'unknown';
+  for (const dir of platform) {
+    try {
+      const name = readdirSync(dir).find((f) => f.endsWith('.node'));
+      if (!name) continue;
+      const m = /FFmpeg version (n?[0-9][0-9.]*)/.exec(readFileSync(join(dir, name)).toString('latin1'));
+      if (m) ffmpeg = m[1]!;
+    } catch {
+      // not readable: reported as unknown
+    }
+  }
+  return { ffmpeg, package: `@napi-rs/webcodecs ${pkg.version}` };
+}

@@ -1,0 +1,28 @@
+// The analysis engine's own process (started by engine-host.ts): the pose model and the pipeline
+// run here, so their CPU-bound frames never hold the API's event loop, and a crash or a runaway
+// allocation here ends this process, not the API. The decoder runs one level further down, in
+// its sandbox (src/analysis/decoder/).
+import { createPoseEngine } from '../analysis/index.js';
+import { lastDecoderPeakRssMb } from '../analysis/decode.js';
+import type { HostMessage, ChildMessage } from './engine-protocol.js';
+
+const engine = createPoseEngine(JSON.parse(process.env.ENGINE_OPTIONS || '{}'));
+const running = new Map<number, AbortController>();
+const send = (m: ChildMessage) => process.send!(m);
+const stats = () => ({ peakRssMb: process.resourceUsage().maxRSS / 1024, decoderPeakRssMb: lastDecoderPeakRssMb });
+
+process.on('message', (m: HostMessage) => {
+  if (m.type === 'abort') {
+    running.get(m.id)?.abort();
+    return;
+  }
+  const ctrl = new AbortController();
+  running.set(m.id, ctrl);
+  engine.analyzeWithPose(m.input, ctrl.signal).then(
+    (out) => send({ type: 'done', id: m.id, out, stats: stats() }),
+    (err: Error) => send({ type: 'failed', id: m.id, error: { name: err?.name ?? 'Error', message: String(err?.message ?? err) }, stats: stats() }),
+  ).finally(() => running.delete(m.id));
+});
+// The host's death closes the IPC channel: nothing is left to report to.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready', version: engine.version });

@@ -1,0 +1,107 @@
+// An AnalysisEngine whose work happens in child processes (engine-child.ts), one per analysis in
+// flight, kept for the next job: the API's event loop only passes messages, so polling stays fast
+// while videos are analysed, and an engine that crashes or is killed takes no other job with it.
+// createPoseEngine (src/analysis/index.ts) stays usable in-process for the CLI, eval and benches.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type AnalysisOutput } from '../analysis/engine.js';
+import { createPoseEngine, type PoseEngineOptions } from '../analysis/index.js';
+import type { AnalysisResult } from '../analysis/result.js';
+import type { ChildMessage, EngineStats, HostMessage } from './engine-protocol.js';
+
+export interface EngineHostOptions extends PoseEngineOptions {
+  /** V8 heap cap of each engine process, MB (its WebAssembly memory and the decoder are separate). */
+  maxHeapMb?: number;
+}
+
+export interface EngineHost extends AnalysisEngine {
+  analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
+  /** Highest memory figures reported by any engine process so far. */
+  stats(): EngineStats;
+  close(): Promise<void>;
+}
+
+const childPath = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
+
+function rehydrate(e: { name: string; message: string }): Error {
+  if (e.name === 'VideoProcessingError') return new VideoProcessingError(e.message);
+  if (e.name === 'ProviderUnavailableError') return new ProviderUnavailableError(e.message);
+  if (e.name === 'RangeError') return new RangeError(e.message);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
+  const { maxHeapMb = 1024, ...engineOpts } = opts;
+  // The same factory the child runs: the version string cannot drift from what produced a result.
+  const version = createPoseEngine(engineOpts).version;
+  const idle: ChildProcess[] = [];
+  const all = new Set<ChildProcess>();
+  const peak: EngineStats = { peakRssMb: 0, decoderPeakRssMb: 0 };
+  let nextId = 1;
+  let closed = false;
+
+  function spawnChild(): ChildProcess {
+    const child = fork(childPath, [], {
+      execArgv: ['--import', import.meta.resolve('tsx'), `--max-old-space-size=${maxHeapMb}`],
+      env: { ...process.env, ENGINE_OPTIONS: JSON.stringify(engineOpts) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    all.add(child);
+    child.once('exit', () => {
+      all.delete(child);
+      const i = idle.indexOf(child);
+      if (i >= 0) idle.splice(i, 1);
+    });
+    return child;
+  }
+
+  function run(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput> {
+    if (closed) return Promise.reject(new ProviderUnavailableError('the engine host is closed'));
+    signal?.throwIfAborted();
+    const child = idle.pop() ?? spawnChild();
+    const id = nextId++;
+    return new Promise<AnalysisOutput>((resolve, reject) => {
+      const cleanup = () => {
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onMessage = (m: ChildMessage) => {
+        if (m.type === 'ready' || m.id !== id) return;
+        cleanup();
+        peak.peakRssMb = Math.max(peak.peakRssMb, m.stats.peakRssMb);
+        peak.decoderPeakRssMb = Math.max(peak.decoderPeakRssMb, m.stats.decoderPeakRssMb);
+        if (!closed && child.connected) idle.push(child);
+        if (m.type === 'done') resolve(m.out);
+        else reject(rehydrate(m.error));
+      };
+      const onExit = (code: number | null, sig: string | null) => {
+        cleanup();
+        reject(signal?.aborted ? signal.reason : new ProviderUnavailableError(`the engine process exited (${sig ?? code}) during the analysis`));
+      };
+      // An abandoned analysis may be stuck in a long frame: the process is ended, not asked.
+      const onAbort = () => child.kill('SIGKILL');
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.send({ type: 'analyze', id, input } satisfies HostMessage);
+    });
+  }
+
+  return {
+    version,
+    analyzeWithPose: run,
+    async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
+      return (await run(input, signal)).result;
+    },
+    stats: () => ({ ...peak }),
+    async close() {
+      closed = true;
+      const exits = [...all].map((c) => new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }));
+      await Promise.all(exits);
+    },
+  };
+}
