@@ -33,15 +33,17 @@ CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
  * projecting; `projections rebuild` fills them from the events and `projections verify` shows
  * which rows still differ until then.
  */
-export const addedColumns = { retryable: 'INTEGER', video_purged_at: 'TEXT' } as const;
+export const addedColumns = { retryable: 'INTEGER', video_purged_at: 'TEXT', started_seq: 'INTEGER' } as const;
 
 /**
- * Run after addedColumns (it names one): the ended jobs whose video is still stored, in end order,
+ * Run after addedColumns (they name them): jobs_key_started serves runnableJobs' "last served" per key;
+ * jobs_video_kept the ended jobs whose video is still stored, in end order,
  * for the retention sweep. Rows leave it when purged, so it stays as small as the retention window.
  */
 export const lateDdl = `
 CREATE INDEX IF NOT EXISTS jobs_video_kept ON jobs (updated_at)
-  WHERE video_purged_at IS NULL AND status IN ('completed', 'failed', 'cancelled');`;
+  WHERE video_purged_at IS NULL AND status IN ('completed', 'failed', 'cancelled');
+CREATE INDEX IF NOT EXISTS jobs_key_started ON jobs (key_id, started_seq);`;
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
@@ -63,6 +65,8 @@ export interface JobRow {
   retryable: number | null;
   /** When the retention sweep deleted the job's video (VideoPurged); null while it is stored. */
   video_purged_at: string | null;
+  /** Global position of the job's latest JobStarted: the order keys were served in (fair picking). */
+  started_seq: number | null;
   /** Global position of JobQueued: a stable, gap-tolerant creation order for listing and paging. */
   seq: number;
   created_at: string;
@@ -73,7 +77,7 @@ export interface JobRow {
 // One fixed SQL text per change: apply runs for every event of a rebuild, so it builds no strings
 // and no closures per call.
 const SET = {
-  started: `status = 'processing', attempt = ?, worker = ?, lease_until = ?`,
+  started: `status = 'processing', attempt = ?, worker = ?, lease_until = ?, started_seq = ?`,
   extended: 'lease_until = ?',
   // The lease ends at the release, so runnableJobs offers the job to the next worker at once.
   released: 'worker = NULL, lease_until = ?',
@@ -97,7 +101,7 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
     }
     case 'JobStarted': {
       const d = e.data;
-      return void prepared(db, UPDATE.started).run(d.attempt, d.worker, d.leaseUntil, d.at, d.jobId);
+      return void prepared(db, UPDATE.started).run(d.attempt, d.worker, d.leaseUntil, e.position, d.at, d.jobId);
     }
     case 'JobLeaseExtended': {
       const d = e.data;
@@ -158,12 +162,31 @@ export function listJobs(db: Database.Database, q: JobListQuery): JobRow[] {
     .all(q.keyId, q.status ?? null, q.status ?? null, q.beforeSeq ?? Number.MAX_SAFE_INTEGER, q.limit);
 }
 
-/** Queued jobs, and processing jobs whose lease has run out (their worker is gone), oldest first. */
+/**
+ * Queued jobs, and processing jobs whose lease has run out (their worker is gone), in the order a
+ * worker should take them: round-robin across keys, oldest first within a key. A key's n-th
+ * waiting job has turn n plus the number of its jobs running now; lower turns go first; on equal
+ * turns the key whose last job started longest ago (or never) goes first; then queue order. So
+ * a key that queued ten long videos gets one worker slot in turn, and another key's job queued
+ * behind them starts as soon as the job running at that moment ends.
+ */
 export function runnableJobs(db: Database.Database, now: Date, limit: number): JobRow[] {
-  return prepared<[string, number], JobRow>(db, 
-      `SELECT * FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until <= ?) ORDER BY seq LIMIT ?`,
+  return prepared<[{ now: string; limit: number }], JobRow>(db,
+      `WITH runnable AS (
+         SELECT * FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until <= @now)
+       ), keyed AS (
+         SELECT k.key_id,
+           (SELECT COUNT(*) FROM jobs p WHERE p.key_id = k.key_id AND p.status = 'processing' AND p.lease_until > @now) AS busy,
+           (SELECT MAX(s.started_seq) FROM jobs s WHERE s.key_id = k.key_id) AS last_start
+         FROM (SELECT DISTINCT key_id FROM runnable) k
+       ), turned AS (
+         SELECT r.*, keyed.busy + ROW_NUMBER() OVER (PARTITION BY r.key_id ORDER BY r.seq) AS turn, COALESCE(keyed.last_start, -1) AS last_start
+         FROM runnable r JOIN keyed ON keyed.key_id = r.key_id
+       )
+       -- turn and last_start ride along on the rows; callers read the jobs columns.
+       SELECT * FROM turned ORDER BY turn, last_start, seq LIMIT @limit`,
     )
-    .all(now.toISOString(), limit);
+    .all({ now: now.toISOString(), limit });
 }
 
 /** Ended jobs whose video is still stored and that ended at or before `endedBy`, oldest first. */

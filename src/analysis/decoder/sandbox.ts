@@ -92,14 +92,15 @@ function rssMb(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
-export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits): SandboxedDecoder {
+/** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
+export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript): SandboxedDecoder {
   const net = networkIsolation();
   const heapMb = Math.max(64, Math.min(512, Math.floor(limits.maxRssMb / 2)));
   const nodeArgs = [
     '--experimental-permission', '--no-warnings', '--allow-addons',
-    `--allow-fs-read=${here}/`, ...packageDirs().map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${inputPath}`,
+    `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packageDirs().map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${inputPath}`,
     `--max-old-space-size=${heapMb}`,
-    childScript, ...args,
+    script, ...args,
   ];
   const [cmd, ...pre] = net.kind === 'netns' ? net.prefix : [process.execPath];
   const child = spawn(cmd!, net.kind === 'netns' ? [...pre, process.execPath, ...nodeArgs] : nodeArgs, {
