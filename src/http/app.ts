@@ -15,6 +15,7 @@ import { identityRoutes } from './routes/identity.js';
 import { jobRoutes } from './routes/jobs.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webhookDocs } from './webhook-docs.js';
 import { errorResponses, Liveness } from './schemas.js';
 
 export interface AppOptions {
@@ -93,6 +94,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
         { name: 'Webhooks', description: 'Endpoints that receive job.completed, job.failed and job.cancelled, signed per Standard Webhooks' },
       ],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      webhooks: webhookDocs,
       security: [{ bearer: [] }],
     },
   });

@@ -40,6 +40,15 @@ export const errorCatalog = {
 
 export type ErrorCode = keyof typeof errorCatalog;
 
+const RetryAfterHeader = { type: 'integer', minimum: 1, description: 'Seconds to wait before retrying (on every 429 and 503).' };
+
+/** Documents response headers (OpenAPI) on a response schema; the serializer ignores them. */
+export const withHeaders = <T extends object>(schema: T, headers: Record<string, { type: string; description: string }>): T => ({ ...schema, headers });
+
+export const ReplayHeaders = {
+  'idempotent-replayed': { type: 'string', description: '"true" when this answer replays the first answer to the same Idempotency-Key.' },
+};
+
 /**
  * The error responses of one operation, one per status, each listing the codes the operation can
  * answer with that status (as an enum, so generated clients get the union) and what each means.
@@ -61,6 +70,7 @@ export const errorResponses = (...codes: ErrorCode[]) => {
           description: list
             .map((c) => `\`${c}\` (${errorCatalog[c].retryable ? 'retryable' : 'terminal'}): ${errorCatalog[c].condition}.`)
             .join(' '),
+          ...(status === 429 || status === 503 ? { headers: { 'retry-after': RetryAfterHeader } } : {}),
         },
       ),
     ]),

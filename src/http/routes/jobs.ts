@@ -7,7 +7,7 @@ import { decodePose } from '../../storage/poses.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
 import { IdempotencyHeaders, idempotent } from '../idempotency.js';
-import { authErrors, errorResponses, idempotencyErrors, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
+import { authErrors, errorResponses, idempotencyErrors, ReplayHeaders, withHeaders, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
 import type { FastifyReply } from 'fastify';
 
 /** gzip named in Accept-Encoding with a non-zero q (RFC 9110 12.5.3). */
@@ -34,7 +34,7 @@ export const jobRoutes =
           headers: IdempotencyHeaders,
           body: SubmitJobBody,
           response: {
-            201: JobSummary,
+            201: withHeaders(JobSummary, ReplayHeaders),
             ...errorResponses(
               ...authErrors, 'malformed_request', 'payload_too_large', 'unknown_exercise', 'upload_not_found', 'upload_incomplete',
               'upload_already_claimed', 'upload_spot_expired', 'usage_limit_exceeded', 'catalog_error', 'internal_error', 'storage_stat_unavailable',
@@ -134,7 +134,7 @@ export const jobRoutes =
           tags: ['Jobs'],
           headers: IdempotencyHeaders,
           params: JobParams,
-          response: { 200: JobSummary, ...errorResponses(...authErrors, 'job_not_found', 'job_already_started', 'job_already_finished', ...idempotencyErrors) },
+          response: { 200: withHeaders(JobSummary, ReplayHeaders), ...errorResponses(...authErrors, 'job_not_found', 'job_already_started', 'job_already_finished', ...idempotencyErrors) },
         },
         ...idempotent(svc),
       },

@@ -6,7 +6,7 @@ import { spotWindow } from '../../commands/uploads.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
 import { IdempotencyHeaders, idempotent } from '../idempotency.js';
-import { authErrors, errorResponses, idempotencyErrors, HandleParams, UploadSpot, UploadStatus } from '../schemas.js';
+import { authErrors, errorResponses, idempotencyErrors, ReplayHeaders, withHeaders, HandleParams, UploadSpot, UploadStatus } from '../schemas.js';
 
 export const uploadRoutes =
   (svc: Service): FastifyPluginAsyncTypebox =>
@@ -21,7 +21,11 @@ export const uploadRoutes =
           tags: ['Uploads'],
           headers: IdempotencyHeaders,
           response: {
-            201: UploadSpot,
+            201: withHeaders(UploadSpot, {
+              ...ReplayHeaders,
+              'ratelimit-policy': { type: 'string', description: 'The spot window, e.g. "spots";q=100;w=3600 (IETF httpapi RateLimit headers draft); also on 429.' },
+              ratelimit: { type: 'string', description: 'Mints left and seconds until the oldest mint leaves the window, e.g. "spots";r=99;t=3600; also on 429.' },
+            }),
             ...errorResponses(...authErrors, 'spots_per_window_exceeded', 'unclaimed_bytes_exceeded', 'storage_stat_unavailable', ...idempotencyErrors),
           },
         },
