@@ -110,14 +110,15 @@ async function report(client: RepCoachClient, io: Io, job: Job, exerciseId: stri
   try {
     pose = await client.getJobPose({ job_id: job.job_id });
   } catch (err) {
-    // A server without pose tracks (or a job completed before they were kept) still gets a report.
-    if (!(err instanceof RepCoachError) || err.retryable) throw err;
+    // A server without pose tracks, a job completed before they were kept, or a pose read that
+    // failed after retries: the job is done, so the report is still written, without skeletons.
+    if (!(err instanceof RepCoachError)) throw err;
     pose = { unavailable: `${err.code}: ${err.message}` };
   }
   const exercises = await client.listExercises().catch(() => ({ exercises: [] }));
   const name = exercises.exercises.find((e) => e.exercise_id === exerciseId)?.name ?? exerciseId;
   const summary = await writeReport({ jobId: job.job_id, result: job.result, exercise: { exercise_id: exerciseId, name }, videoPath, pose, outFile });
-  io.err.write(`report: ${outFile} (${summary.attempts} attempt cards, ${summary.evidenceImages} evidence frames${summary.skeletons ? ' with skeletons' : ''}${summary.chart ? ', signal chart' : ''}, ${Math.round(summary.bytes / 1024)} KiB)\n`);
+  io.err.write(`report: ${outFile} (${summary.attempts} attempt cards, ${summary.evidenceImages} evidence frames${summary.evidenceImages && summary.skeletons ? ' with skeletons' : ''}${summary.chart ? ', signal chart' : ''}, ${Math.round(summary.bytes / 1024)} KiB)\n`);
   for (const note of summary.notes) io.err.write(`report: ${note}\n`);
   return summary;
 }

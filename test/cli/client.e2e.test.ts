@@ -162,6 +162,12 @@ test('cli analyze prints one table row per attempt and --report writes a self-co
   assert.ok(page.fitsPhone, 'no sideways scrolling on a phone-sized screen');
   assert.ok(statSync(join(tmp, 'report.png')).size > 10_000, 'a screenshot was taken');
 
+  // A report of an existing job: jobs show with the video and the exercise.
+  const again = join(tmp, 'again.html');
+  const shown = await cli({ REP_COACH_API_URL: server.base, REP_COACH_API_KEY: apiKey }, 'jobs', 'show', jobId, '--report', again, '--video', CLIP_REPORT, '--exercise', 'push-up');
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(readFileSync(again, 'utf8').match(/<article class="card attempt"/g)?.length, reps.length);
+
   // The same job with an issue placed in every attempt (whatever the engine found), so every card
   // must show a loaded frame with the skeleton; and without a pose track, frames without skeletons.
   const client = createClient({ baseUrl: server.base, apiKey });
