@@ -438,7 +438,10 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters, unique per request (a UUID). Within 24 hours the same key replays the first answer (status and body) with Idempotent-Replayed: true; with a different request it is 409 idempotency_key_reused. Retryable answers (429, 5xx) are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -462,6 +465,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "invalid_idempotency_key";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -475,6 +497,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused` (terminal): this Idempotency-Key was used in the last 24 hours with a different request (method, path or body). `idempotency_key_in_use` (retryable): a request with this Idempotency-Key is still in progress; retry after Retry-After. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "idempotency_key_reused" | "idempotency_key_in_use";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -698,7 +739,10 @@ export interface operations {
     submitJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters, unique per request (a UUID). Within 24 hours the same key replays the first answer (status and body) with Idempotent-Replayed: true; with a different request it is 409 idempotency_key_reused. Retryable answers (429, 5xx) are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -723,7 +767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -735,7 +779,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "malformed_request";
+                            code: "malformed_request" | "invalid_idempotency_key";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -780,7 +824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `upload_incomplete` (terminal): spot in window but no bytes have landed. `upload_already_claimed` (terminal): handle already claimed by a job with a different exercise_id. */
+            /** @description `upload_incomplete` (terminal): spot in window but no bytes have landed. `upload_already_claimed` (terminal): handle already claimed by a job with a different exercise_id. `idempotency_key_reused` (terminal): this Idempotency-Key was used in the last 24 hours with a different request (method, path or body). `idempotency_key_in_use` (retryable): a request with this Idempotency-Key is still in progress; retry after Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -792,7 +836,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "upload_incomplete" | "upload_already_claimed";
+                            code: "upload_incomplete" | "upload_already_claimed" | "idempotency_key_reused" | "idempotency_key_in_use";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1134,7 +1178,10 @@ export interface operations {
     cancelJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters, unique per request (a UUID). Within 24 hours the same key replays the first answer (status and body) with Idempotent-Replayed: true; with a different request it is 409 idempotency_key_reused. Retryable answers (429, 5xx) are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 job_id: string;
             };
@@ -1151,6 +1198,25 @@ export interface operations {
                     "application/json": {
                         job_id: string;
                         status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "invalid_idempotency_key";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
                     };
                 };
             };
@@ -1192,7 +1258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `job_already_started` (terminal): cancel called on a processing job. `job_already_finished` (terminal): cancel called on a completed, failed or cancelled job. */
+            /** @description `job_already_started` (terminal): cancel called on a processing job. `job_already_finished` (terminal): cancel called on a completed, failed or cancelled job. `idempotency_key_reused` (terminal): this Idempotency-Key was used in the last 24 hours with a different request (method, path or body). `idempotency_key_in_use` (retryable): a request with this Idempotency-Key is still in progress; retry after Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1204,7 +1270,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "job_already_started" | "job_already_finished";
+                            code: "job_already_started" | "job_already_finished" | "idempotency_key_reused" | "idempotency_key_in_use";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
