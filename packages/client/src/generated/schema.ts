@@ -231,7 +231,68 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job completed, with its result
+         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).
+         */
+        post: operations["onJobCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job failed, with error_code and message
+         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).
+         */
+        post: operations["onJobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job cancelled
+         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).
+         */
+        post: operations["onJobCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: never;
     responses: never;
@@ -334,6 +395,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -417,6 +480,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -450,6 +515,12 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description "true" when this answer replays the first answer to the same Idempotency-Key. */
+                    "idempotent-replayed"?: string;
+                    /** @description The spot window, e.g. "spots";q=100;w=3600 (IETF httpapi RateLimit headers draft); also on 429. */
+                    "ratelimit-policy"?: string;
+                    /** @description Mints left and seconds until the oldest mint leaves the window, e.g. "spots";r=99;t=3600; also on 429. */
+                    ratelimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -525,6 +596,8 @@ export interface operations {
             /** @description `spots_per_window_exceeded` (retryable): key minted the maximum spots in the rolling window; wait for the window to roll. `unclaimed_bytes_exceeded` (retryable): key's unclaimed upload bytes exceed the cap; claim uploads via jobs or wait for spots to expire. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -544,6 +617,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -628,6 +703,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -718,6 +795,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -758,6 +837,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description "true" when this answer replays the first answer to the same Idempotency-Key. */
+                    "idempotent-replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -884,6 +965,8 @@ export interface operations {
             /** @description `usage_limit_exceeded` (terminal): analysis budget (a lifetime total) used up; cancelling a queued job returns a unit, or the operator raises the limit. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -922,6 +1005,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1048,6 +1133,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1157,6 +1244,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1192,6 +1281,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description "true" when this answer replays the first answer to the same Idempotency-Key. */
+                    "idempotent-replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1280,6 +1371,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1346,6 +1439,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1478,6 +1573,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1555,6 +1652,8 @@ export interface operations {
             /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1570,6 +1669,285 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    onJobCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this event to this endpoint (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse old ones (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" keyed with the base64-decoded part of the endpoint secret after whsec_>. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "job.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the job reached this status.
+                     */
+                    timestamp: string;
+                    /** @description The job exactly as GET /v1/jobs/{job_id} returns it. */
+                    data: {
+                        job_id: string;
+                        status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        result?: {
+                            repetitions: {
+                                attempt_number: number;
+                                start_time_ms: number;
+                                end_time_ms: number;
+                                is_valid_rep: boolean;
+                                quality_score: number;
+                                issues: {
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                    correction: string;
+                                    severity: string;
+                                    impact_on_score: number;
+                                    evidence_timestamp_ms: number;
+                                }[];
+                                strengths: {
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                }[];
+                            }[];
+                            overall_feedback: {
+                                brief_summary: string;
+                                key_improvement_areas: {
+                                    priority: number;
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                    correction: string;
+                                    impact: string;
+                                    pattern_of_occurrence: string;
+                                    affected_reps: number[];
+                                }[];
+                                strengths: string[];
+                                visibility_context: {
+                                    camera_angle: string;
+                                    recommended_angle: string;
+                                    angle_recommendation: string;
+                                };
+                            };
+                        };
+                        error_code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. the signature did not verify): retried later like any non-2xx. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this event to this endpoint (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse old ones (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" keyed with the base64-decoded part of the endpoint secret after whsec_>. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "job.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the job reached this status.
+                     */
+                    timestamp: string;
+                    /** @description The job exactly as GET /v1/jobs/{job_id} returns it. */
+                    data: {
+                        job_id: string;
+                        status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        result?: {
+                            repetitions: {
+                                attempt_number: number;
+                                start_time_ms: number;
+                                end_time_ms: number;
+                                is_valid_rep: boolean;
+                                quality_score: number;
+                                issues: {
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                    correction: string;
+                                    severity: string;
+                                    impact_on_score: number;
+                                    evidence_timestamp_ms: number;
+                                }[];
+                                strengths: {
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                }[];
+                            }[];
+                            overall_feedback: {
+                                brief_summary: string;
+                                key_improvement_areas: {
+                                    priority: number;
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                    correction: string;
+                                    impact: string;
+                                    pattern_of_occurrence: string;
+                                    affected_reps: number[];
+                                }[];
+                                strengths: string[];
+                                visibility_context: {
+                                    camera_angle: string;
+                                    recommended_angle: string;
+                                    angle_recommendation: string;
+                                };
+                            };
+                        };
+                        error_code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. the signature did not verify): retried later like any non-2xx. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this event to this endpoint (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse old ones (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" keyed with the base64-decoded part of the endpoint secret after whsec_>. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "job.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the job reached this status.
+                     */
+                    timestamp: string;
+                    /** @description The job exactly as GET /v1/jobs/{job_id} returns it. */
+                    data: {
+                        job_id: string;
+                        status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        result?: {
+                            repetitions: {
+                                attempt_number: number;
+                                start_time_ms: number;
+                                end_time_ms: number;
+                                is_valid_rep: boolean;
+                                quality_score: number;
+                                issues: {
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                    correction: string;
+                                    severity: string;
+                                    impact_on_score: number;
+                                    evidence_timestamp_ms: number;
+                                }[];
+                                strengths: {
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                }[];
+                            }[];
+                            overall_feedback: {
+                                brief_summary: string;
+                                key_improvement_areas: {
+                                    priority: number;
+                                    category: string;
+                                    name: string;
+                                    description: string;
+                                    correction: string;
+                                    impact: string;
+                                    pattern_of_occurrence: string;
+                                    affected_reps: number[];
+                                }[];
+                                strengths: string[];
+                                visibility_context: {
+                                    camera_angle: string;
+                                    recommended_angle: string;
+                                    angle_recommendation: string;
+                                };
+                            };
+                        };
+                        error_code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. the signature did not verify): retried later like any non-2xx. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
