@@ -52,8 +52,8 @@ export function relativeSeries(progress: readonly number[], shots: readonly [num
  * Splits an attempt at an inner valley that falls well back toward rest between two peaks that
  * each reach full range: the person started the next repetition before the signal read "rest".
  */
-export function splitAtValleys(rel: readonly number[], attempts: Attempt[]): Attempt[] {
-  const full = relativeThresholds.full, depth = 0.45;
+export function splitAtValleys(rel: readonly number[], attempts: Attempt[], depth = 0.45): Attempt[] {
+  const full = relativeThresholds.full;
   const out: Attempt[] = [];
   for (const at of attempts) {
     const cuts: number[] = [];
@@ -85,6 +85,27 @@ export interface CountOptions {
   fps: number;
   /** Frame indices where a new shot starts (hard cuts). */
   cuts?: readonly number[];
+  /**
+   * The clip's repetition period in frames, when its poses are clearly periodic: an attempt
+   * spanning well over one period is split at a shallower valley, and two reps much closer than
+   * a period are one rep read twice.
+   */
+  period?: number;
+}
+
+/** Consecutive attempts whose peaks are closer than `minGap` frames become one. */
+export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
+  const out: Attempt[] = [];
+  for (const a of attempts) {
+    const prev = out[out.length - 1];
+    if (prev && a.peak - prev.peak < minGap) {
+      const top = a.peakProgress > prev.peakProgress ? a : prev;
+      out[out.length - 1] = { ...top, start: prev.start, end: a.end, returned: a.returned, valid: prev.valid || a.valid };
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 /**
@@ -95,8 +116,10 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   const shots = shotRanges(progress.length, opts.cuts ?? []);
   const smooth = smoothSeries([...progress], 1);
   const rel = relativeSeries(smooth, shots);
-  const attempts = splitAtValleys(rel, segmentReps(rel, { fps: opts.fps, thresholds: relativeThresholds }));
-  return attempts.map((a) => {
+  let attempts = splitAtValleys(rel, segmentReps(rel, { fps: opts.fps, thresholds: relativeThresholds }));
+  const period = opts.period;
+  if (period) attempts = attempts.flatMap((a) => (a.end - a.start > 1.7 * period ? splitAtValleys(rel, [a], 0.25) : [a]));
+  const judged = attempts.map((a) => {
     let peak = a.peak;
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
     const peakProgress = smooth[peak]!;
@@ -104,6 +127,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const valid = a.returned && relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR;
     return { ...a, peak, peakProgress, valid };
   });
+  return period ? mergeClose(judged, 0.45 * period) : judged;
 }
 
 /** Overlap of two attempts as a fraction of the shorter one. */

@@ -6,6 +6,7 @@ import { kpAt, KP, type AnyPose } from './pose.js';
 import type { Attempt } from './reps.js';
 import { countSeries, mergeSides, shotRanges } from './counting.js';
 import { findCuts } from './shots.js';
+import { findPeriod, poseFeatures } from './periodicity.js';
 import { estimateView, rulesView, type ViewAngle } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 
@@ -78,6 +79,13 @@ function progressByShot(def: ExerciseDef, ctx: FrameCtx[], shots: [number, numbe
   return { progress, left, right };
 }
 
+/** The repetition period in frames over the attempts' span, when the poses are clearly periodic. */
+function setPeriod(ctx: FrameCtx[], attempts: Attempt[], fps: number): number | undefined {
+  if (attempts.length < 3) return undefined;
+  const p = findPeriod(poseFeatures(ctx), attempts[0]!.start, attempts[attempts.length - 1]!.end + 1, Math.round(0.4 * fps));
+  return p && p.strength >= 0.5 ? p.frames : undefined;
+}
+
 export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: number): PipelineOutput {
   // Each shot gets its own body-scale references: after a cut the person may be twice as large.
   const cuts = findCuts(poses, fps);
@@ -85,9 +93,14 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const ctx = shots.flatMap(([a, b]) => buildContext(poses.slice(a, b), fps));
   const { progress, left, right } = progressByShot(def, ctx, shots);
   let attempts = countSeries(progress, { fps, cuts });
+  // Cross-check with the clip's own rhythm over the span of the set: a clearly periodic pose
+  // sequence tells merged and double-read reps apart (see periodicity.ts).
+  const period = setPeriod(ctx, attempts, fps);
+  if (period) attempts = countSeries(progress, { fps, cuts, period });
   if (def.progressSides) {
     // One side at a time shows as more valid repetitions than both sides read together.
-    const sides = mergeSides(countSeries(left, { fps, cuts }), countSeries(right, { fps, cuts }));
+    const opts = { fps, cuts, ...(period ? { period } : {}) };
+    const sides = mergeSides(countSeries(left, opts), countSeries(right, opts));
     const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;
     if (validOf(sides) > validOf(attempts)) attempts = sides;
   }

@@ -1,9 +1,9 @@
 // Camera angle from body geometry. What separates front, diagonal and side is the yaw of the body
 // to the camera: the angle the shoulder (and hip) line makes with the image plane. With depth from
-// the pose model (BlazePose's z, on the same scale as x) it is read directly as atan(dz / dx).
-// Without depth it is estimated from how short the shoulder line looks against the arm, which
-// stays full length from every side (arms hang or push vertically in most exercises): seen
-// square-on the shoulders span about 0.7 arm lengths, and that shrinks with the cosine of yaw.
+// the pose model (BlazePose's z, on the same scale as x) it is read as atan(dz / dx); it is also
+// estimated from how short the shoulder line looks against the arm, which stays full length from
+// every side (arms hang or push vertically in most exercises): seen square-on the shoulders span
+// about 0.7 arm lengths, and that shrinks with the cosine of yaw. The two are averaged.
 // Yaw alone reads many diagonal views as side-on (the model's depth overshoots), so a second cue
 // decides side against diagonal: seen from the side the far elbow is hidden behind the body, and
 // the model says so (its visibility falls below a third); from a diagonal both elbows show.
@@ -30,7 +30,17 @@ function depthYaw(a: Keypoint, b: Keypoint): number {
 export function yawOf(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   const fromDepth = [depthYaw(ls, rs), depthYaw(lh, rh)].filter(Number.isFinite);
-  if (fromDepth.length) return fromDepth.reduce((a, b) => a + b, 0) / fromDepth.length;
+  const depth = fromDepth.length ? fromDepth.reduce((a, b) => a + b, 0) / fromDepth.length : NaN;
+  const flat = spanYaw(f);
+  // Two independent estimates with different faults (depth overshoots on diagonals, the span
+  // undershoots when the arms are bent or foreshortened): their mean is steadier than either.
+  if (Number.isFinite(depth) && Number.isFinite(flat)) return (depth + flat) / 2;
+  return Number.isFinite(depth) ? depth : flat;
+}
+
+/** Yaw from the shoulder span against the arm's length alone (no depth), degrees. */
+function spanYaw(f: FrameCtx): number {
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
   if (!(f.armLen > 0)) return NaN;
   if (Math.min(ls.score, rs.score) >= VISIBLE) {
     const span = Math.hypot(ls.x - rs.x, ls.y - rs.y) / f.armLen;

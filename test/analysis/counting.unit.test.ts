@@ -1,7 +1,8 @@
 // Counting on synthetic progress series: relative thresholds, valley splitting, shots and sides.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countSeries, mergeSides, shotRanges } from '../../src/analysis/counting.js';
+import { countSeries, mergeClose, mergeSides, shotRanges } from '../../src/analysis/counting.js';
+import { findPeriod } from '../../src/analysis/periodicity.js';
 
 const fps = 10;
 /** Cosine cycles from `rest` up to each peak and back, `len` frames each, `gap` frames of rest between. */
@@ -62,4 +63,27 @@ test('alternating sides are separate reps; simultaneous ones are one', () => {
   assert.equal(mergeSides(left, right).filter((a) => a.valid).length, 3);
   const both = countSeries(cycles([1, 1]), { fps });
   assert.equal(mergeSides(both, both).filter((a) => a.valid).length, 2);
+});
+
+test('two reps read much closer than the clip period are one rep read twice', () => {
+  const reps = countSeries(cycles([1, 1, 1]), { fps });
+  const doubled = [reps[0]!, { ...reps[0]!, peak: reps[0]!.peak + 2, start: reps[0]!.peak, end: reps[0]!.end }, ...reps.slice(1)];
+  assert.equal(mergeClose(doubled, 0.45 * 25).length, 3);
+});
+
+test('with a known period, an attempt spanning two periods splits at a shallower dip', () => {
+  // Two reps whose dip between them only falls back to 0.6 of the range.
+  const ramp = (from: number, to: number) => Array.from({ length: 10 }, (_, i) => from + ((to - from) * (i + 1)) / 10);
+  const xs = [0, 0, 0, 0, 0, ...ramp(0, 1), ...ramp(1, 0.6), ...ramp(0.6, 1), ...ramp(1, 0), 0, 0, 0, 0, 0];
+  assert.equal(countSeries(xs, { fps }).filter((a) => a.valid).length, 1);
+  assert.equal(countSeries(xs, { fps, period: 20 }).filter((a) => a.valid).length, 2);
+});
+
+test('the period of a repeated pose sequence is found from the poses alone', () => {
+  // One feature dimension with a 12-frame cycle plus a constant one.
+  const feats = Array.from({ length: 120 }, (_, i) => [Math.sin((2 * Math.PI * i) / 12), 0.5]);
+  const p = findPeriod(feats, 0, 120, 4)!;
+  assert.equal(p.frames, 12);
+  assert.ok(p.strength > 0.8);
+  assert.equal(findPeriod(Array.from({ length: 120 }, (_, i) => [((i * 7919) % 13) / 13 > 2 ? 1 : 0]), 0, 120, 4), null);
 });

