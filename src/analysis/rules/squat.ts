@@ -1,6 +1,6 @@
 // Squat: the rep signal blends knee bend and hip drop, because knee angle is exact from the side
 // but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
 import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torsoLean, upright, bounceRule } from './common.js';
@@ -70,6 +70,31 @@ export function kneeCollapse(f: FrameCtx): number {
   return v.length ? Math.max(...v) : NaN;
 }
 
+/**
+ * Dynamic valgus (front view): how far the knees narrow while driving up out of the bottom. The
+ * knee spread (over the ankle spread) through the middle of the ascent, against its value at the
+ * bottom; knees that track the toes keep about 90% of it, knees that cave in drop toward 75%.
+ * Relative to the rep's own bottom, so stance width and distance to the camera do not matter.
+ */
+export function kneesNarrowOnTheWayUp(rep: RepView): { ratio: number; index: number } | null {
+  const p = rep.progress;
+  if (!p || !rep.valid) return null;
+  const pk = rep.peak, top = rep.peakProgress;
+  const bottom = quantile([pk - 1, pk, pk + 1].map((i) => (rep.frames[i] ? kneeToAnkleWidth(rep.frames[i]!) : NaN)), 0.5);
+  if (!(bottom > 0)) return null;
+  const mid: { v: number; i: number }[] = [];
+  rep.frames.forEach((f, i) => {
+    if (i > pk && p[i]! >= 0.4 * top && p[i]! <= 0.75 * top) {
+      const v = kneeToAnkleWidth(f);
+      if (Number.isFinite(v)) mid.push({ v, i });
+    }
+  });
+  if (mid.length < 2) return null;
+  const ratio = quantile(mid.map((m) => m.v), 0.5) / bottom;
+  const worst = mid.reduce((a, b) => (b.v < a.v ? b : a));
+  return { ratio, index: worst.i };
+}
+
 /** How far the ankles rose above their height at the start of the rep, in leg lengths. */
 export function heelRise(f: FrameCtx, startAnkleY: number): number {
   const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
@@ -131,6 +156,10 @@ export const squat: ExerciseDef = {
         }
         if (inside.value > 0.12) {
           return { severity: grade(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` };
+        }
+        const drive = kneesNarrowOnTheWayUp(rep);
+        if (drive && drive.ratio < 0.82) {
+          return { severity: grade(0.82 - drive.ratio, 0.08, 0.16), evidence: drive.index, description: `On the way up the knees came in to ${round(drive.ratio * 100)}% of their width at the bottom (dynamic valgus).` };
         }
         return null;
       },
