@@ -49,6 +49,7 @@ export const WebhookEndpointNotFound = define('webhook_endpoint_not_found', 404,
 export const InvalidWebhookUrl = define('invalid_webhook_url', 400, 'The webhook url must be an absolute http(s) URL without credentials.');
 export const WebhookUrlNotAllowed = define('webhook_url_not_allowed', 400, 'The webhook url resolves to a loopback, private, link-local or metadata address.');
 export const WebhookEndpointLimit = define('webhook_endpoint_limit_reached', 409, 'This API key has the most webhook endpoints allowed; delete one first.');
+export const ShuttingDown = define('service_unavailable', 503, 'This server is shutting down; retry shortly.');
 export const NotFound = define('not_found', 404, 'No route matches this path.');
 export const MethodNotAllowed = define('method_not_allowed', 405, 'This method is not allowed on this path.');
 /** GET /readyz: a dependency does not answer or the read models are behind (message says which). */

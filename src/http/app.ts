@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { MalformedRequest, NotReady } from '../commands/errors.js';
+import { MalformedRequest, NotReady, ShuttingDown } from '../commands/errors.js';
 import { instrumentHttp } from '../metrics/http.js';
 import type { Service } from '../service.js';
 import { authenticate } from './auth.js';
@@ -48,11 +48,21 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     clientErrorHandler: answerClientError,
     frameworkErrors: (err, _request, reply) => send(reply, err),
     http: { requireHostHeader: false },
+    // Requests arriving while the server closes get the envelope with Retry-After (below), not
+    // fastify's own 503 body.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   answerOutsideRoutes(app.server);
 
   const allowedMethods = trackRoutes(app);
   installErrorHandling(app, allowedMethods);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ShuttingDown();
+  });
   instrumentHttp(app, svc.metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -3,9 +3,11 @@
 // nothing: the restarted process projects the job's end and finds the delivery pending). Each
 // attempt is claimed with a lease in the key's stream before the POST and its outcome recorded
 // after; several processes may dispatch over one ledger without sending an attempt twice.
+import { Value } from '@sinclair/typebox/value';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { decideWebhook, type WebhookCommand } from '../commands/webhooks.js';
+import { Job } from '../http/schemas.js';
 import { jobById, presentJob } from '../projections/jobs.js';
 import { dueDeliveries, endpointById, type DeliveryRow } from '../projections/webhooks.js';
 import type { Service } from '../service.js';
@@ -27,9 +29,12 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-/** The body partners receive: the job exactly as GET /v1/jobs/{job_id} returns it. */
+/**
+ * The body partners receive: the job exactly as GET /v1/jobs/{job_id} returns it (cleaned by the
+ * same schema the route serializes with, so a field the schema does not name never leaks here).
+ */
 export function eventBody(row: DeliveryRow, job: NonNullable<ReturnType<typeof jobById>>): string {
-  return JSON.stringify({ type: row.event_type, timestamp: job.updated_at, data: presentJob(job) });
+  return JSON.stringify({ type: row.event_type, timestamp: job.updated_at, data: Value.Clean(Job, presentJob(job)) });
 }
 
 export function startDispatcher(svc: Service, opts: DispatcherOptions): Dispatcher {
