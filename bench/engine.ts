@@ -2,8 +2,8 @@
 // RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeFrames, defaultDecodeOptions, probe } from '../src/analysis/decode.js';
@@ -13,20 +13,41 @@ import { loadLabels, videosDir } from './eval.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
 import { looped } from '../test/support/videos.js';
 
-interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings }
+interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; cpuMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings }
+
+/**
+ * CPU time of this process plus its reaped children (ffmpeg), in ms. Unlike wall time it barely
+ * moves when other work shares the cores, so "video seconds per CPU second" is the real-time
+ * factor of one job on one core of its own.
+ */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
+    children = (Number(f[13]) + Number(f[14])) * 10; // cutime + cstime, clock ticks of 10 ms
+  } catch {
+    // Not Linux: children's time is not available; the figure then covers this process only.
+  }
+  return (u.user + u.system) / 1000 + children;
+}
 
 /** Child side: one measurement, printed as a JSON line. */
 async function measure(mode: Measure['mode'], path: string, exercise: string): Promise<Measure> {
   if (mode === 'decode') {
     const info = await probe(path);
-    const t0 = performance.now();
+    const t0 = performance.now(), c0 = cpuMs();
     let frames = 0;
     for await (const _f of decodeFrames(path, info, defaultDecodeOptions)) frames++;
-    return { mode, videoMs: info.durationMs, wallMs: performance.now() - t0, frames, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+    return { mode, videoMs: info.durationMs, wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, frames, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   }
-  const out = await createPoseEngine().analyzeDetailed({ videoPath: path, exerciseId: exercise });
+  const engine = createPoseEngine();
+  await engine.ready();
+  const c0 = cpuMs();
+  const out = await engine.analyzeDetailed({ videoPath: path, exerciseId: exercise });
   return {
-    mode, videoMs: out.stats.videoMs, wallMs: out.stats.wallMs, frames: out.stats.frames,
+    mode, videoMs: out.stats.videoMs, wallMs: out.stats.wallMs, cpuMs: cpuMs() - c0, frames: out.stats.frames,
     peakRssMb: process.resourceUsage().maxRSS / 1024, valid: out.result.repetitions.filter((r) => r.is_valid_rep).length,
     pose: out.stats.pose,
   };
@@ -66,24 +87,27 @@ async function main() {
     return;
   }
   console.log(`engine ${createPoseEngine().version}; decode ${defaultDecodeOptions.fps} fps, max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
-  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'peak RSS MB']];
-  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0;
+  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'CPU RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'peak RSS MB']];
+  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0, cpu = 0, decCpu = 0;
   const sum: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
   for (const l of labels) {
     const path = join(videosDir, l.file);
     const d = runChild('decode', path, l.exercise);
     const a = runChild('analyze', path, l.exercise);
-    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb); decWall += d.wallMs; frames += a.frames;
+    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb); decWall += d.wallMs; frames += a.frames; cpu += a.cpuMs; decCpu += d.cpuMs;
     const p = a.pose!;
     for (const k of Object.keys(sum) as (keyof PoseTimings)[]) sum[k] += p[k];
     rows.push([l.file, (a.videoMs / 1000).toFixed(1), (d.wallMs / 1000).toFixed(2), (d.videoMs / d.wallMs).toFixed(1),
-      (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), (d.wallMs / d.frames).toFixed(1),
+      (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.videoMs / a.cpuMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), (d.wallMs / d.frames).toFixed(1),
       (p.landmarkMs / p.frames).toFixed(1), p.detections ? (p.detectorMs / p.detections).toFixed(1) : '-', String(p.detections),
       (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0)]);
   }
   print(rows);
   console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)} ` +
     `(decoding alone, same run: RTF ${(vid / decWall).toFixed(1)}); highest peak RSS ${peak.toFixed(0)} MB`);
+  console.log(`CPU time (node + ffmpeg), i.e. one job on a core of its own: ${(cpu / 1000).toFixed(1)} s, RTF ${(vid / cpu).toFixed(2)} ` +
+    `= ${(cpu / frames).toFixed(1)} ms per frame; decoding alone ${(decCpu / frames).toFixed(1)} ms per frame, RTF ${(vid / decCpu).toFixed(1)}; ` +
+    `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
   console.log(`per frame (${frames} frames): whole engine ${(wall / frames).toFixed(1)} ms = decode ${(decWall / frames).toFixed(1)} + ` +
     `landmarks ${(sum.landmarkMs / frames).toFixed(1)} (${(sum.landmarkMs / sum.landmarkRuns).toFixed(1)} per run, ${sum.landmarkRuns} runs) + ` +
     `detector ${(sum.detectorMs / frames).toFixed(1)} (${(sum.detectorMs / Math.max(1, sum.detections)).toFixed(1)} per run, ${sum.detections} runs) + ` +
@@ -106,7 +130,7 @@ async function main() {
     const short = runChild('analyze', join(videosDir, longest.file), longest.exercise);
     const a = runChild('analyze', long, longest.exercise);
     console.log(`\nlong video (${longest.file} looped): ${(a.videoMs / 1000).toFixed(0)} s, analysed in ${(a.wallMs / 1000).toFixed(0)} s, ` +
-      `RTF ${(a.videoMs / a.wallMs).toFixed(2)}, ${a.valid} valid reps`);
+      `RTF ${(a.videoMs / a.wallMs).toFixed(2)} (CPU RTF ${(a.videoMs / a.cpuMs).toFixed(2)}), ${a.valid} valid reps`);
     print([['video', 'length s', 'peak RSS MB'],
       [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0)],
       ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0)]]);

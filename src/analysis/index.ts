@@ -36,6 +36,8 @@ export interface ExtractedPoses {
 }
 
 export interface PoseEngine extends AnalysisEngine {
+  /** Loads the pose models now instead of on the first analysis (benches time the steady state). */
+  ready(): Promise<void>;
   extractPoses(input: AnalysisInput, signal?: AbortSignal): Promise<ExtractedPoses>;
   analyzeDetailed(input: AnalysisInput, signal?: AbortSignal): Promise<PipelineOutput & { stats: PoseEngineStats; pose: PoseTrack }>;
   analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
@@ -123,6 +125,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     // (fast exercises sample at their own `sampleFps`; the version names the default)
     analyzeDetailed,
     extractPoses,
+    async ready() { await getModel(); },
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
       return (await analyzeDetailed(input, signal)).result;
     },

@@ -46,5 +46,12 @@ export async function loadPoseModels(dir = defaultModelDir): Promise<PoseModels>
       return { landmarks: out.ld_3d!.data as Float32Array, presence: (out.output_poseflag!.data as Float32Array)[0]! };
     },
   };
+  try {
+    // One warm-up run each, so the first real frame does not pay for buffer planning.
+    await detector.run(new Float32Array(DETECTOR_SIZE * DETECTOR_SIZE * 3));
+    await landmarks.run(new Float32Array(LANDMARK_SIZE * LANDMARK_SIZE * 3));
+  } catch (e) {
+    throw new ProviderUnavailableError(`pose model does not run: ${(e as Error).message}`);
+  }
   return { detector, landmarks };
 }
