@@ -14,7 +14,7 @@ export function hipSag(f: FrameCtx): number {
 
 /** Arms-straight wrist drop of this clip (about 0.9 arm lengths below the shoulder). */
 export function topWristDrop(frames: FrameCtx[]): number {
-  return clamp(quantile(frames.filter((f) => bodyLying(f, 45)).map((f) => wristDrop(f)), 0.9), 0.6, 1.05) || 0.9;
+  return clamp(quantile(frames.filter((f) => bodyLying(f, 55)).map((f) => wristDrop(f)), 0.9), 0.6, 1.05) || 0.9;
 }
 
 /** Head angle against the torso line: positive when the head hangs below it. */
@@ -49,8 +49,9 @@ export const pushUp: ExerciseDef = {
   signal: 'shoulder drop toward the hands in arm lengths, relative to the arms-straight top of this clip',
   calibrate: (frames) => ({ top: topWristDrop(frames) }),
   progress: (f, cal) => (cal.top! - wristDrop(f)) / 0.45,
-  gate: (f) => bodyLying(f, 45) || headDown(f),
-  gateDescription: 'body in a plank: torso within 45 deg of horizontal, or the head no higher than the shoulders',
+  // 55 deg admits incline push-ups on a bar or a bench; anyone standing is near 90.
+  gate: (f) => bodyLying(f, 55) || headDown(f),
+  gateDescription: 'body in a plank: torso within 55 deg of horizontal, or the head no higher than the shoulders',
   rules: [
     {
       id: 'push-up-hips', category: 'alignment', name: 'Hips sagging or piking',
