@@ -97,6 +97,8 @@ test('a receiver that fails twice then succeeds: three attempts with one webhook
   assert.deepEqual(types, ['WebhookDeliveryAttempted', 'WebhookDeliveryFailed', 'WebhookDeliveryAttempted', 'WebhookDeliveryFailed', 'WebhookDeliveryAttempted', 'WebhookDeliverySucceeded']);
   const audited = await main(['audit', keyId], { out: { write: () => true } as never, err: { write: () => true } as never }, () => h.config);
   assert.equal(audited, 0, 'the auditor accepts the delivery events (no violation, totals agree)');
+  const verified = await main(['projections', 'verify'], { out: { write: () => true } as never, err: { write: () => true } as never }, () => h.config);
+  assert.equal(verified, 0, 'the webhook read models equal a fresh replay of the ledger');
 });
 
 test('after the retry window the delivery is given up; admin webhooks redeliver sends it again with the same webhook-id', async (t) => {
