@@ -18,7 +18,7 @@ const pushUp = exerciseDef('push-up')!;
 
 test('every catalog exercise has a signal, a gate, at least three form rules with corrections, and an angle', () => {
   assert.deepEqual(catalog.map((c) => c.exercise_id).sort(),
-    ['bicep-curl', 'glute-bridge', 'jumping-jack', 'lunge', 'push-up', 'shoulder-press', 'side-lunge', 'sit-up', 'squat']);
+    ['bicep-curl', 'deadlift', 'front-raise', 'glute-bridge', 'jumping-jack', 'lateral-raise', 'lunge', 'push-up', 'shoulder-press', 'side-lunge', 'sit-up', 'squat']);
   for (const e of exercises) {
     assert.ok(e.rules.length >= 3, e.id);
     for (const r of e.rules) assert.ok(r.correction.length > 20 && r.strength.name, `${e.id}/${r.id}`);

@@ -45,7 +45,8 @@ test('GET /v1/exercises: the full catalog, each with exercise_id, name and descr
   const res = await h.request('GET', '/v1/exercises', { key: apiKey });
   assert.equal(res.status, 200);
   const ids = res.body.exercises.map((e: { exercise_id: string }) => e.exercise_id);
-  for (const id of ['squat', 'push-up', 'lunge', 'side-lunge', 'bicep-curl', 'shoulder-press', 'jumping-jack', 'glute-bridge', 'sit-up']) {
+  for (const id of ['squat', 'push-up', 'lunge', 'side-lunge', 'bicep-curl', 'shoulder-press', 'jumping-jack', 'glute-bridge', 'sit-up',
+    'deadlift', 'lateral-raise', 'front-raise']) {
     assert.ok(ids.includes(id), id);
   }
   for (const e of res.body.exercises) {

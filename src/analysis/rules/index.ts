@@ -1,8 +1,11 @@
 // Every exercise the engine judges, by catalog id.
 import type { ExerciseDef } from '../exercise.js';
 import { bicepCurl } from './bicep-curl.js';
+import { deadlift } from './deadlift.js';
+import { frontRaise } from './front-raise.js';
 import { gluteBridge } from './glute-bridge.js';
 import { jumpingJack } from './jumping-jack.js';
+import { lateralRaise } from './lateral-raise.js';
 import { lunge } from './lunge.js';
 import { pushUp } from './push-up.js';
 import { shoulderPress } from './shoulder-press.js';
@@ -12,6 +15,8 @@ import { squat } from './squat.js';
 
 export const exercises: readonly ExerciseDef[] = [
   squat, pushUp, lunge, sideLunge, bicepCurl, shoulderPress, jumpingJack, gluteBridge, sitUp,
+  // Added with issue 9; built from the biomechanics, checked on synthetic poses and the shared clips.
+  deadlift, lateralRaise, frontRaise,
 ];
 
 export function exerciseDef(id: string): ExerciseDef | undefined {

@@ -1,0 +1,71 @@
+// Front raise: dumbbells, a plate or a cable rise straight in front of the body from hanging arms
+// to shoulder height. Same signal as the lateral raise (arm-raise.ts); the faults differ: the
+// classic one is leaning back to heave the weight up, seen from the side.
+import type { ExerciseDef } from '../exercise.js';
+import { grade, round } from './common.js';
+import { raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
+import { elbowAtTop, torsoSway } from './lateral-raise.js';
+
+export const frontRaise: ExerciseDef = {
+  id: 'front-raise',
+  name: 'Front raise',
+  description: 'Dumbbell, plate or cable front raise: with nearly straight arms, raise the weight in front of the body to shoulder height and lower it under control.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at chest height: the arm travels across the picture, and the elbow bend and any lean back are clearest there. A diagonal view also works; from the front the height still counts.',
+  filmingAdvice: 'Place the camera 2-3 m away at chest height, side-on, with the raised hands, the head and the hips in frame.',
+  signal: 'elbow and wrist height toward the shoulder against the hanging position of the surrounding seconds (1 - cos of the arm elevation), on the arm that rises higher; 75 deg of elevation is a full rep',
+  calibrate: raiseCalibration,
+  progress: raiseProgress,
+  gate: raiseGate,
+  gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
+  rules: [
+    {
+      id: 'front-raise-height', category: 'range_of_motion', name: 'Arms below shoulder height',
+      correction: 'Raise the weight until the arms are level with the floor, hands at shoulder height.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const { value, index } = topElevation(rep);
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 70) return null;
+        return { severity: grade(70 - value, 10, 20), evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The arms reached shoulder height.' },
+    },
+    {
+      id: 'front-raise-swing', category: 'posture', name: 'Leaning back to lift',
+      correction: 'Brace the core and keep the torso still; if you have to lean back, the weight is too heavy.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = torsoSway(rep);
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 12) return null;
+        return { severity: grade(value - 12, 5, 12), evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
+      },
+      strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms moved.' },
+    },
+    {
+      id: 'front-raise-elbows', category: 'technique', name: 'Elbows bending',
+      correction: 'Keep the arms long with only a soft bend in the elbows; bending them shortens the lever and the work.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value: v, index } = elbowAtTop(rep);
+        if (!Number.isFinite(v)) return undefined;
+        if (v >= 130) return null;
+        return { severity: grade(130 - v, 15, 30), evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
+      },
+      strength: { category: 'technique', name: 'Long arms', description: 'Arms stayed nearly straight.' },
+    },
+    {
+      id: 'front-raise-too-high', category: 'technique', name: 'Raising above eye level',
+      correction: 'Stop with the hands at shoulder height; going higher takes the load off the front of the shoulder.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const { value, index } = topElevation(rep);
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 120) return null;
+        return { severity: grade(value - 120, 15, 30), evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
+      },
+      strength: { category: 'technique', name: 'Controlled top', description: 'Stopped at shoulder height.' },
+    },
+  ],
+};
