@@ -26,16 +26,19 @@ export async function makeVideo(spec: VideoSpec): Promise<Buffer> {
   const fps = spec.fps ?? 10;
   const times = spec.timestampsUs ?? Array.from({ length: spec.frames ?? 30 }, (_, i) => Math.round((i * 1e6) / fps));
   const muxer = new Mp4Muxer({ fastStart: spec.fastStart ?? false });
-  muxer.addVideoTrack({ codec: 'avc1.42001E', width: W, height: H, framerate: fps });
+  // The encoder takes whole rates only; the timestamps carry the real timing.
+  const rate = Math.max(1, Math.round(fps));
+  muxer.addVideoTrack({ codec: 'avc1.42001E', width: W, height: H, framerate: rate });
   let failure: unknown;
   const enc = new VideoEncoder({ output: (c, m) => muxer.addVideoChunk(c, m), error: (e) => { failure = e; } });
-  enc.configure({ codec: 'avc1.42001E', width: W, height: H, bitrate: Math.max(20_000, W * H * 2), framerate: fps, latencyMode: 'realtime' });
+  enc.configure({ codec: 'avc1.42001E', width: W, height: H, bitrate: Math.max(20_000, W * H * 2), framerate: rate, latencyMode: 'realtime' });
   const rgba = new Uint8Array(W * H * 4);
   const paint = spec.paint ?? ((i, px) => px.fill(64 + (i % 64)));
   for (let i = 0; i < times.length; i++) {
     paint(i, rgba, W, H);
     const next = times[i + 1] ?? times[i]! + Math.round(1e6 / fps);
     const f = new VideoFrame(rgba, { format: 'RGBA', codedWidth: W, codedHeight: H, timestamp: times[i]!, duration: Math.max(1, next - times[i]!) });
+    if (failure) throw failure;
     enc.encode(f, { keyFrame: i % (spec.gop ?? 250) === 0 });
     f.close();
     while (enc.encodeQueueSize > 8) await tick();
