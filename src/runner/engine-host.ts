@@ -3,6 +3,7 @@
 // while videos are analysed, and an engine that crashes or is killed takes no other job with it.
 // createPoseEngine (src/analysis/index.ts) stays usable in-process for the CLI, eval and benches.
 import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type AnalysisOutput } from '../analysis/engine.js';
 import { createPoseEngine, type PoseEngineOptions } from '../analysis/index.js';
@@ -22,6 +23,8 @@ export interface EngineHost extends AnalysisEngine {
 }
 
 const childPath = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
+/** Niceness of engine processes (0 normal, 19 lowest). */
+const ENGINE_NICE = 10;
 
 function rehydrate(e: { name: string; message: string }): Error {
   if (e.name === 'VideoProcessingError') return new VideoProcessingError(e.message);
@@ -49,6 +52,13 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
+    // Analysis is batch work and the API is interactive: on a shared machine the scheduler serves
+    // the API first. The decoder the engine starts inherits the lower priority.
+    try {
+      if (child.pid) setPriority(child.pid, ENGINE_NICE);
+    } catch {
+      // not permitted here: the engine runs at normal priority
+    }
     all.add(child);
     child.once('exit', () => {
       all.delete(child);
