@@ -19,7 +19,9 @@ import { budgetFor, decoderSettings } from '../../src/analysis/decoder/sandbox.j
 import { createEngineHost } from '../../src/runner/engine-host.js';
 import { startHarness } from '../support/harness.js';
 import { makeAudioOnly, makePng, makeVideo, withDeclaredDuration, withDeclaredSize, withRotation } from '../support/videos.js';
-import { LONG } from './support/budget.js';
+import { LONG, tally } from './support/budget.js';
+
+const counts = tally();
 
 /** Stated caps (README "Untrusted video"): the engine process and the decoder process. */
 const ENGINE_RSS_CAP_MB = 1536;
@@ -138,6 +140,7 @@ test('hostile videos through the API: terminal within budget, no connection, no 
     `GET /v1/jobs/{id} while they ran: ${latencies.length} answers, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms\n` +
     `peak RSS: engine process ${stats.peakRssMb.toFixed(0)} MB (cap ${ENGINE_RSS_CAP_MB}), decoder ${stats.decoderPeakRssMb.toFixed(0)} MB (cap ${settings.maxRssMb}); loopback connections ${connections}`);
 
+  counts.add({ badInputs: cases.length });
   assert.equal(connections, 0, 'the loopback listener received no connection');
   assert.ok(stats.peakRssMb < ENGINE_RSS_CAP_MB, `engine peak ${stats.peakRssMb} MB`);
   assert.ok(stats.decoderPeakRssMb < settings.maxRssMb, `decoder peak ${stats.decoderPeakRssMb} MB`);
