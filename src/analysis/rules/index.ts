@@ -1,22 +1,28 @@
 // Every exercise the engine judges, by catalog id.
 import type { ExerciseDef } from '../exercise.js';
+import { benchPress } from './bench-press.js';
 import { bicepCurl } from './bicep-curl.js';
+import { burpee } from './burpee.js';
+import { calfRaise } from './calf-raise.js';
 import { deadlift } from './deadlift.js';
 import { frontRaise } from './front-raise.js';
 import { gluteBridge } from './glute-bridge.js';
 import { jumpingJack } from './jumping-jack.js';
 import { lateralRaise } from './lateral-raise.js';
 import { lunge } from './lunge.js';
+import { pullUp } from './pull-up.js';
 import { pushUp } from './push-up.js';
 import { shoulderPress } from './shoulder-press.js';
 import { sideLunge } from './side-lunge.js';
 import { sitUp } from './sit-up.js';
 import { squat } from './squat.js';
+import { thruster } from './thruster.js';
+import { tricepPushdown } from './tricep-pushdown.js';
 
 export const exercises: readonly ExerciseDef[] = [
   squat, pushUp, lunge, sideLunge, bicepCurl, shoulderPress, jumpingJack, gluteBridge, sitUp,
   // Added with issue 9; built from the biomechanics, checked on synthetic poses and the shared clips.
-  deadlift, lateralRaise, frontRaise,
+  deadlift, lateralRaise, frontRaise, burpee, pullUp, calfRaise, benchPress, thruster, tricepPushdown,
 ];
 
 export function exerciseDef(id: string): ExerciseDef | undefined {

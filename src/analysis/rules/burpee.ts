@@ -1,0 +1,73 @@
+// Burpee: from standing, drop the hands to the floor, jump or step back to a plank, return the
+// feet and jump up. The rep is the trip from standing down to the floor and back, so the signal
+// is how far the shoulders come down toward the feet, in leg lengths: about 1.5 standing and under
+// 0.5 in the plank, from any side. The jump and the plank are judged by the rules.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { pairPoint, quantile } from '../signals.js';
+import { bodyLine, extreme, grade, round, torsoLean } from './common.js';
+
+/** Shoulders above the lower of the ankles, in leg lengths. */
+export function shoulderHeight(f: FrameCtx): number {
+  const sh = pairPoint(f.p, 'shoulder'), an = pairPoint(f.p, 'ankle');
+  return sh && an && f.legLen > 0 ? (an.y - sh.y) / f.legLen : NaN;
+}
+
+export const burpee: ExerciseDef = {
+  id: 'burpee',
+  name: 'Burpee',
+  description: 'Burpee: from standing, hands to the floor, feet back to a plank, feet back in, and jump up with the arms overhead.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side so the plank line and the jump are visible; a front view still counts the reps.',
+  filmingAdvice: 'Place the camera 3-4 m away at hip height, side-on, with room for the plank and the jump in frame.',
+  signal: 'shoulder height above the ankles, in leg lengths, from standing (0) down to the plank (1)',
+  calibrate: (frames) => ({ standing: quantile(frames.map(shoulderHeight), 0.9) || 1.5 }),
+  progress: (f, cal) => (cal.standing! - shoulderHeight(f)) / Math.max(0.6, cal.standing! - 0.4),
+  // Every posture belongs to a burpee; the count's own range check keeps noise out.
+  gate: () => true,
+  gateDescription: 'none: standing, squatting and the plank are all part of the movement',
+  rules: [
+    {
+      id: 'burpee-jump', category: 'range_of_motion', name: 'No jump at the top',
+      correction: 'Finish each rep with a jump: feet off the floor and arms overhead.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        // The feet leave the floor in the last part of the rep: the ankles rise above their floor level.
+        const tail = rep.frames.slice(Math.floor(rep.frames.length * 0.55));
+        const ankleY = (f: FrameCtx) => pairPoint(f.p, 'ankle')?.y ?? NaN;
+        const floor = quantile(rep.frames.map(ankleY), 0.9);
+        const scale = quantile(rep.frames.map((f) => f.legLen), 0.5);
+        if (!Number.isFinite(floor) || !(scale > 0) || tail.length < 2) return undefined;
+        const lift = (floor - quantile(tail.map(ankleY), 0.05)) / scale;
+        if (lift >= 0.06) return null;
+        const at = rep.frames.length - tail.length + tail.reduce((b, f, i) => (ankleY(f) < ankleY(tail[b]!) ? i : b), 0);
+        return { severity: 'minor', evidence: at, description: 'The feet barely left the floor at the top of the rep.' };
+      },
+      strength: { category: 'range_of_motion', name: 'Full jump', description: 'Jumped at the top of every rep.' },
+    },
+    {
+      id: 'burpee-plank', category: 'alignment', name: 'Hips sagging in the plank',
+      correction: 'Land the plank with the abs braced so shoulders, hips and ankles make one line.',
+      views: ['side'],
+      check(rep) {
+        const { value, index } = extreme(rep, (f) => { const l = bodyLine(f); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 20) return null;
+        return { severity: grade(value - 20, 8, 18), evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
+      },
+      strength: { category: 'alignment', name: 'Solid plank', description: 'Body straight in the plank.' },
+    },
+    {
+      id: 'burpee-stand', category: 'range_of_motion', name: 'Not standing tall',
+      correction: 'Stand all the way up, hips and chest open, before dropping into the next rep.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(torsoLean).filter(Number.isFinite);
+        if (!ends.length) return undefined;
+        const v = Math.min(...ends);
+        if (v <= 25) return null;
+        return { severity: grade(v - 25, 10, 20), evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full stand', description: 'Stood tall between reps.' },
+    },
+  ],
+};

@@ -1,0 +1,74 @@
+// Calf raise: standing on straight legs, the heels rise until the weight is on the balls of the
+// feet. The signal is the ankle's height above the toe tip in shin lengths, a change of a few
+// centimetres that only the body's own proportions can scale; BlazePose's toe points give it from
+// the side and the front, and the whole-body rise (hips over the toes) backs it up.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { KP } from '../pose.js';
+import { VISIBLE } from '../signals.js';
+import { extreme, grade, kneeAngle, round, upright } from './common.js';
+
+/** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
+export function ankleOverToe(f: FrameCtx): number {
+  const v = ([[KP.leftAnkle, KP.leftToe], [KP.rightAnkle, KP.rightToe]] as const).map(([a, t]) => {
+    const A = f.p[a], T = f.p[t];
+    if (!A || !T || Math.min(A.score, T.score) < VISIBLE || !(f.legLen > 0)) return NaN;
+    return (T.y - A.y) / f.legLen;
+  }).filter(Number.isFinite);
+  return v.length ? Math.max(...v) : NaN;
+}
+
+export const calfRaise: ExerciseDef = {
+  id: 'calf-raise',
+  name: 'Calf raise',
+  description: 'Standing calf raise: on straight legs, rise onto the balls of the feet as high as possible, pause, and lower the heels back down.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at ankle height: the heel rise is a few centimetres and shows best side-on and low.',
+  filmingAdvice: 'Put the camera low (ankle to knee height) 2-3 m away, side-on, with the whole body and both feet in frame.',
+  signal: 'ankle height above the toe tip, in leg lengths, from flat feet (about 0.07) to full rise (about 0.17)',
+  calibrate: (frames) => {
+    // Flat-footed height of this person's ankle over the toes: the low end of the clip.
+    const v = frames.map(ankleOverToe).filter(Number.isFinite).sort((a, b) => a - b);
+    return { flat: v.length ? v[Math.floor(v.length * 0.1)]! : 0.07 };
+  },
+  progress: (f, cal) => (ankleOverToe(f) - cal.flat!) / 0.1,
+  gate: (f) => upright(f, 25) && !(kneeAngle(f) < 140),
+  gateDescription: 'standing tall on nearly straight legs',
+  rules: [
+    {
+      id: 'calf-raise-height', category: 'range_of_motion', name: 'Partial raise',
+      correction: 'Rise as high as you can onto the balls of the feet on every rep.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        if (rep.peakProgress >= 0.9) return null;
+        return { severity: grade(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full raise', description: 'Rose high onto the balls of the feet.' },
+    },
+    {
+      id: 'calf-raise-knees', category: 'technique', name: 'Bending the knees',
+      correction: 'Keep the legs straight so the calves, not a knee dip, lift the body.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, kneeAngle, 'min');
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 160) return null;
+        return { severity: grade(160 - value, 8, 15), evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
+      },
+      strength: { category: 'technique', name: 'Straight legs', description: 'The calves did the work.' },
+    },
+    {
+      id: 'calf-raise-pause', category: 'tempo', name: 'Bouncing',
+      correction: 'Pause for a moment at the top and lower the heels slowly.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const p = rep.progress;
+        if (!p || !rep.valid) return undefined;
+        const fps = (rep.frames.length - 1) / Math.max(0.05, rep.durationS);
+        const held = p.filter((v) => Number.isFinite(v) && v >= rep.peakProgress - 0.1).length / fps;
+        if (held >= 0.15 || rep.durationS >= 1) return null;
+        return { severity: 'minor', evidence: rep.peak, description: `The top was held for about ${held.toFixed(1)} s in a ${rep.durationS.toFixed(1)} s rep.` };
+      },
+      strength: { category: 'tempo', name: 'Controlled tempo', description: 'Paused at the top.' },
+    },
+  ],
+};
