@@ -122,12 +122,13 @@ test('deadlift lockout: stopping 30 deg short of upright is flagged with the hip
   assert.ok(front.evidence >= 18, 'evidence at the top, at the end of the rep');
 });
 
-test('deadlift squatting: knees bent past 100 deg are flagged, soft knees are not', () => {
+test('deadlift squatting: knees bent past 90 deg are flagged, soft knees are not', () => {
   const r = rule(def('deadlift'), 'deadlift-squatting');
   assert.equal(r.check(repOf((u) => hinge(u, VIEWS.side), 'side')), null);
-  const rep = repOf((u) => hinge(u, VIEWS.side, { shin: 45, thigh: 65, tilt: 45 }), 'side');
+  const rep = repOf((u) => hinge(u, VIEWS.side, { shin: 50, thigh: 70, tilt: 45 }), 'side');
   const f = r.check(rep);
-  assert.ok(f && /knees bent to about 7\d deg/.test(f.description), f?.description);
+  assert.ok(f && /knees bent to about \d+ deg/.test(f.description), f?.description);
+  inRange(f, 58, 62);
   assert.equal(f.severity, 'major');
   assert.ok(Math.abs(f.evidence - rep.peak) <= 2, `evidence ${f.evidence} at the bottom (${rep.peak})`);
 });
@@ -155,12 +156,15 @@ test('deadlift lean back: finishing 20 deg behind vertical is flagged at the top
 test('deadlift gate: kneeling or sitting on the floor is not a deadlift posture', () => {
   const d = def('deadlift');
   const standing = buildContext(series(FPS, 1, () => hinge(0.5, VIEWS.side)), FPS)[5]!;
-  // Kneeling: the hips sink to knee height.
-  const kneel = body({ kneeBend: 0 });
-  const low = shift(kneel, [0, -190, 0]);
-  const kneeling = buildContext(series(FPS, 1, () => project({ ...low, leftKnee: kneel.leftAnkle!, rightKnee: kneel.rightAnkle!, leftAnkle: [40, 0, -100], rightAnkle: [-40, 0, -100] }, VIEWS.side)), FPS)[5]!;
+  const base = body({});
+  const at = (j: Joints) => buildContext(series(FPS, 1, () => project(j, VIEWS.side)), FPS)[5]!;
+  // Kneeling upright: knees on the floor, feet behind.
+  const kneeling = at({ ...shift(base, [0, -100, 0]), leftKnee: [40, 0, 0], rightKnee: [-40, 0, 0], leftAnkle: [40, 0, -100], rightAnkle: [-40, 0, -100] });
+  // Sitting on the floor, knees up, feet in front.
+  const sitting = at({ ...shift(base, [0, -190, -150]), leftKnee: [40, 80, -60], rightKnee: [-40, 80, -60], leftAnkle: [40, 0, 0], rightAnkle: [-40, 0, 0] });
   assert.equal(d.gate(standing), true);
   assert.equal(d.gate(kneeling), false);
+  assert.equal(d.gate(sitting), false);
 });
 
 // ---------------------------------------------------------------- lateral and front raise
@@ -187,8 +191,9 @@ test('lateral raise height and too-high: measured elevation in the description, 
   const clean = repOf((u) => raise(u, VIEWS.front, { plane: 90 }), 'front');
   assert.equal(rule(d, 'lateral-raise-height').check(clean), null);
   assert.equal(rule(d, 'lateral-raise-too-high').check(clean), null);
-  const low = rule(d, 'lateral-raise-height').check(repOf((u) => raise(u, VIEWS.front, { plane: 90, top: 62 }), 'front'));
-  assert.ok(low && /rose to about 6[0-4] deg/.test(low.description), low?.description);
+  const low = rule(d, 'lateral-raise-height').check(repOf((u) => raise(u, VIEWS.front, { plane: 90, top: 50 }), 'front'));
+  assert.ok(low && /rose to about \d+ deg/.test(low.description), low?.description);
+  inRange(low, 48, 52);
   assert.ok(Math.abs(low.evidence - clean.peak) <= 1);
   const high = rule(d, 'lateral-raise-too-high').check(repOf((u) => raise(u, VIEWS.front, { plane: 90, top: 140 }), 'front'));
   assert.ok(high && /about 1[34]\d deg/.test(high.description), high?.description);
@@ -223,8 +228,9 @@ test('front raise rules: leaning back, bent elbows, short and too high raises ar
   inRange(lean, 15, 22);
   const bent = rule(d, 'front-raise-elbows').check(repOf((u) => raise(u, VIEWS.side, { plane: 0, bend: 80 }), 'side'));
   inRange(bent, 95, 115);
-  const low = rule(d, 'front-raise-height').check(repOf((u) => raise(u, VIEWS.side, { plane: 0, top: 55 }), 'side'));
-  assert.ok(low && /about 5\d deg/.test(low.description), low?.description);
+  const low = rule(d, 'front-raise-height').check(repOf((u) => raise(u, VIEWS.side, { plane: 0, top: 45 }), 'side'));
+  assert.ok(low);
+  inRange(low, 43, 47);
   assert.equal(low.severity, 'moderate');
   const high = rule(d, 'front-raise-too-high').check(repOf((u) => raise(u, VIEWS.side, { plane: 0, top: 150 }), 'side'));
   assert.ok(high && /about 1[45]\d deg/.test(high.description), high?.description);

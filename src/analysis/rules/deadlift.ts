@@ -42,13 +42,15 @@ export function hingeProgress(f: FrameCtx, cal: Calibration): number {
 }
 
 /**
- * On the feet: the hips above the knees. Rules out sitting or kneeling on the floor (setting the
- * weight down from a kneel, stretching between sets); an unseen leg does not veto.
+ * On the feet: knees well above the ankles (not kneeling) and hips well above the ankles (not
+ * sitting on the floor), so setting the weight down from a kneel or stretching between sets does
+ * not read as a hinge. An unseen leg does not veto (the signal then rests on the torso).
  */
 export function onFeet(f: FrameCtx): boolean {
-  const hip = pairPoint(f.p, 'hip'), knee = pairPoint(f.p, 'knee');
-  if (!hip || !knee || !(f.legLen > 0)) return true;
-  return (knee.y - hip.y) / f.legLen > 0.1;
+  const hip = pairPoint(f.p, 'hip'), knee = pairPoint(f.p, 'knee'), ankle = pairPoint(f.p, 'ankle');
+  if (!ankle || !(f.legLen > 0)) return true;
+  if (knee && (ankle.y - knee.y) / f.legLen < 0.25) return false;
+  return !hip || (ankle.y - hip.y) / f.legLen > 0.35;
 }
 
 /** Frames from the rep's deepest point to its end: the way back up to lockout. */
@@ -91,7 +93,7 @@ export const deadlift: ExerciseDef = {
   calibrate: hingeCalibration,
   progress: hingeProgress,
   gate: onFeet,
-  gateDescription: 'on the feet: hips above the knees (not sitting or kneeling)',
+  gateDescription: 'on the feet: knees at least a quarter and hips at least a third of a leg length above the ankles (not kneeling or sitting)',
   rules: [
     {
       id: 'deadlift-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
@@ -121,8 +123,10 @@ export const deadlift: ExerciseDef = {
         // The deepest knee bend of the rep (a low quantile, robust to a one-frame slip).
         const { value, index } = over(rep, (f) => kneeAngle(f), 0.1);
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 100) return null;
-        return { severity: grade(100 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
+        // A kettlebell deadlift bends the knees more than a Romanian one: clean kettlebell reps
+        // read 95-120 deg; below 90 the thighs pass parallel, which is a squat.
+        if (value >= 90) return null;
+        return { severity: grade(90 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'The hips moved back while the knees stayed softly bent.' },
     },
