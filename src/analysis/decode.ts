@@ -3,7 +3,7 @@
 // yielded one at a time so memory does not grow with the video. The decoder is FFmpeg 8 as built
 // into @napi-rs/webcodecs; it never runs in this process (see decoder/sandbox.ts for its limits).
 import { VideoProcessingError, ProviderUnavailableError } from './engine.js';
-import { budgetFor, decoderSettings, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
+import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
 
 export interface VideoInfo {
   /** Display size after rotation metadata is applied. */
@@ -67,6 +67,7 @@ function exited(d: SandboxedDecoder): Promise<number | null> {
 }
 
 export async function probe(path: string): Promise<VideoInfo> {
+  await detectNetworkIsolation();
   const d = spawnDecoder(['probe', path], path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: decoderSettings().maxRssMb });
   const stderr = collectStderr(d);
   let stdout = '';
@@ -104,6 +105,7 @@ export async function* decodeFrames(
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
   const settings = decoderSettings();
+  await detectNetworkIsolation();
   // A stream may run a little past its declared length (audio/video skew); far past it, it is lying.
   const maxMediaMs = info.durationMs > 0 ? Math.round(info.durationMs * 1.1 + 5000) : settings.undeclaredMs;
   const d = spawnDecoder(['decode', path, String(fps), String(width), String(height), String(maxMediaMs)], path,

@@ -62,12 +62,41 @@ export function budgetFor(durationMs: number): number {
   return Math.round(s.budgetBaseMs + s.budgetFactor * (durationMs > 0 ? durationMs : s.undeclaredMs));
 }
 
-/** How the network is taken away on this machine, found once: 'netns' or 'none' (no isolation). */
-let isolation: { prefix: string[]; kind: 'netns' | 'none' } | undefined;
-export function networkIsolation(): { prefix: string[]; kind: 'netns' | 'none' } {
+type Isolation = { prefix: string[]; kind: 'netns' | 'none' };
+let isolation: Isolation | undefined;
+let detecting: Promise<Isolation> | undefined;
+
+function candidates(): string[][] {
+  const userns = ['unshare', '--user', '--map-root-user', '--net'];
+  return process.getuid?.() === 0 ? [['unshare', '--net'], userns] : [userns];
+}
+
+/**
+ * How the network is taken away on this machine, found once: 'netns' or 'none' (no isolation).
+ * Found without blocking (decode.ts awaits this before its first spawn), so the API process that
+ * probes a video never stalls on it.
+ */
+export function detectNetworkIsolation(): Promise<Isolation> {
+  if (isolation) return Promise.resolve(isolation);
+  detecting ??= (async () => {
+    for (const prefix of candidates()) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const c = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', '0'], { stdio: 'ignore' });
+        const timer = setTimeout(() => c.kill('SIGKILL'), 10_000);
+        c.once('error', () => { clearTimeout(timer); resolve(false); });
+        c.once('close', (code) => { clearTimeout(timer); resolve(code === 0); });
+      });
+      if (ok) return (isolation = { prefix, kind: 'netns' });
+    }
+    return (isolation = { prefix: [], kind: 'none' });
+  })();
+  return detecting;
+}
+
+/** The same, blocking: for benches and tests, or when nothing awaited the detection. */
+export function networkIsolation(): Isolation {
   if (isolation) return isolation;
-  const candidates = process.getuid?.() === 0 ? [['unshare', '--net'], ['unshare', '--user', '--map-root-user', '--net']] : [['unshare', '--user', '--map-root-user', '--net']];
-  for (const prefix of candidates) {
+  for (const prefix of candidates()) {
     const r = spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', '0'], { stdio: 'ignore', timeout: 10_000 });
     if (r.status === 0) return (isolation = { prefix, kind: 'netns' });
   }
