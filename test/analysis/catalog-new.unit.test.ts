@@ -9,7 +9,7 @@ import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import type { Keypoint } from '../../src/analysis/pose.js';
 import { series } from './synthetic.js';
-import { body, project, shift, VIEWS, FORE, UPPER, type Joints, type V3 } from './figure3d.js';
+import { body, project, shift, VIEWS, FORE, SHIN, THIGH, UPPER, type Joints, type V3 } from './figure3d.js';
 
 const FPS = 10;
 const def = (id: string) => {
@@ -98,6 +98,20 @@ test('deadlift: a clean set of hinges counts from the side, the front and a diag
   for (const [view, yaw] of Object.entries(VIEWS)) assertCleanSet(d, (u) => hinge(u, yaw), 4, `deadlift ${view}`);
 });
 
+test('deadlift: walking into the frame before the set adds no rep', () => {
+  const d = def('deadlift');
+  const walkS = 3;
+  const frames = series(FPS, walkS + 9, (t) => {
+    if (t >= walkS) return hinge(wave(t - walkS, 2, 1), VIEWS.side);
+    // Striding in from the left: knees flex and feet lift twice a second.
+    const step = Math.abs(Math.sin(2 * Math.PI * t));
+    return project(shift(body({ kneeBend: 25 * step, lift: 12 * step, tilt: 5 }), [0, 0, -(walkS - t) * 80]), VIEWS.side);
+  });
+  const out = analyzePoses(d, frames, FPS);
+  assert.equal(valid(out), 3);
+  assert.equal(out.result.repetitions.length, 3);
+});
+
 test('deadlift: bending only a third of the way down is not a valid rep', () => {
   const d = def('deadlift');
   assertPartialInvalid(d, (u) => hinge(u * 0.35, VIEWS.side), 'deadlift');
@@ -175,11 +189,24 @@ function raise(u: number, yaw: number, r: Raise): Keypoint[] {
   return project(body({ left: arm, right: r.oneArm ? undefined : arm, tilt: (r.lean ?? 0) * u }), yaw);
 }
 
+/** The same raise seated on a bench: thighs level, shins vertical, torso upright. */
+function seatedRaise(u: number, yaw: number, r: Raise): Keypoint[] {
+  const arm = { raise: (r.top ?? 88) * u, plane: r.plane, bend: (r.bend ?? 10) * u };
+  const j = shift(body({ left: arm, right: arm }), [0, -THIGH, 0]);
+  for (const [side, x] of [['left', 40], ['right', -40]] as const) {
+    j[`${side}Knee`] = [x, SHIN, THIGH];
+    j[`${side}Ankle`] = [x, 0, THIGH];
+  }
+  return project(j, yaw);
+}
+
 test('lateral raise: a clean set counts from the front, a diagonal and the side, seated or standing, with no issue', () => {
   const d = def('lateral-raise');
   for (const [view, yaw] of Object.entries(VIEWS)) assertCleanSet(d, (u) => raise(u, yaw, { plane: 90 }), 4, `lateral raise ${view}`);
   // Alternating arms: each arm's raise is a rep.
   assertCleanSet(d, (u) => raise(u, VIEWS.front, { plane: 90, oneArm: true }), 3, 'one-arm lateral raise');
+  // Seated on a bench, from the front and the side.
+  for (const yaw of [VIEWS.front, VIEWS.side]) assertCleanSet(d, (u) => seatedRaise(u, yaw, { plane: 90 }), 3, `seated lateral raise ${yaw}`);
 });
 
 test('lateral raise: arms to 40 deg is not a valid rep', () => {
@@ -214,9 +241,10 @@ test('lateral raise swing: a torso rocking through 25 deg is flagged, a still to
   assert.equal(rule(d, 'lateral-raise-swing').check(repOf((u) => raise(u, VIEWS.side, { plane: 90 }), 'side')), null);
 });
 
-test('front raise: a clean set counts from the side, a diagonal and the front with no issue; half-way is not valid', () => {
+test('front raise: a clean set counts from the side, a diagonal and the front, standing or seated, with no issue; half-way is not valid', () => {
   const d = def('front-raise');
   for (const [view, yaw] of Object.entries(VIEWS)) assertCleanSet(d, (u) => raise(u, yaw, { plane: 0 }), 4, `front raise ${view}`);
+  assertCleanSet(d, (u) => seatedRaise(u, VIEWS.side, { plane: 0 }), 3, 'seated front raise');
   assertPartialInvalid(d, (u) => raise(u, VIEWS.side, { plane: 0, top: 40 }), 'front raise');
 });
 
