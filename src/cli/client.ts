@@ -191,10 +191,10 @@ async function jobs(argv: string[], io: Io): Promise<number> {
   throw new UsageError(sub ? `unknown jobs command "${sub}" (list, show)` : 'missing jobs command (list, show)');
 }
 
-async function simple(argv: string[], io: Io, run: (c: RepCoachClient, values: Values) => Promise<unknown>, text: (v: any) => string): Promise<number> {
+async function simple<T>(argv: string[], io: Io, run: (c: RepCoachClient) => Promise<T>, text: (v: T) => string): Promise<number> {
   const { values } = parse(argv, {}, []);
   if (values.help) return help(io);
-  const body = await run(clientFrom(values, io.env), values);
+  const body = await run(clientFrom(values, io.env));
   if (values.json) printJson(io, body);
   else io.out.write(text(body));
   return 0;

@@ -208,3 +208,15 @@ test('Retry-After is read as seconds or as an HTTP date', () => {
   assert.equal(parseRetryAfter('soon'), undefined);
   assert.equal(parseRetryAfter(null), undefined);
 });
+
+test('a 2xx that is not JSON (a proxy page) is a typed invalid_response, not a parse crash', async (t) => {
+  const api = await scripted(t, {
+    'GET /v1/identity': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>portal</html>');
+    },
+  });
+  const err = (await createClient({ baseUrl: api.base, apiKey: 'k' }).getIdentity().catch((e: unknown) => e)) as RepCoachError;
+  assert.ok(err instanceof RepCoachError);
+  assert.deepEqual([err.code, err.status, err.retryable], ['invalid_response', 200, false]);
+});

@@ -60,7 +60,12 @@ export async function send<T>(t: Transport, req: ApiRequest): Promise<ApiRespons
       continue;
     }
     if (res.ok) {
-      return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
+      try {
+        return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
+      } catch (cause) {
+        // A 2xx that is not JSON came from something in front of the API (a proxy, a portal).
+        throw new RepCoachError({ code: 'invalid_response', message: `HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, status: res.status, retryable: false, requestId: res.headers.get('x-request-id') ?? undefined, cause });
+      }
     }
     const err = errorFromResponse(res.status, res.headers, text);
     if (!err.retryable || attempt >= t.retry.maxRetries) throw err;

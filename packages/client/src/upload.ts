@@ -63,7 +63,9 @@ export async function putVideo(uploadUrl: string, video: VideoSource, opts: Uplo
       headers: { 'content-type': opts.contentType ?? contentTypeOf(video), 'content-length': String(size) },
       signal: opts.signal,
     });
+    let source: Readable | undefined;
     const fail = (cause: Error) => {
+      source?.destroy();
       if (opts.signal?.aborted) return reject(opts.signal.reason);
       reject(new RepCoachError({ code: NETWORK_ERROR, message: `upload to ${redact(url)} failed: ${cause.message}`, status: 0, retryable: true, cause }));
     };
@@ -81,7 +83,7 @@ export async function putVideo(uploadUrl: string, video: VideoSource, opts: Uplo
     });
     let loaded = 0;
     opts.onProgress?.({ loaded, total: size });
-    const source = stream();
+    source = stream();
     source.on('error', (e) => {
       req.destroy(e);
       reject(e);
