@@ -67,11 +67,12 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 export const ENGINE_VERSION = 'pose-engine/2';
 
 /**
- * Frames analysed per second. 15 resolves the turn at the bottom of a brisk rep (tempo rules) and
- * keeps the engine several times faster than real time; exercises that reach 2 Hz (jumping jacks)
- * ask for more in their definition (`sampleFps`), since 10 fps aliases them.
+ * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
+ * keeps a job several times faster than real time on one core (the landmark model is most of the
+ * cost per frame); exercises that reach 2 Hz (jumping jacks) ask for more in their definition
+ * (`sampleFps`), since 10 fps aliases them.
  */
-export const ENGINE_FPS = 15;
+export const ENGINE_FPS = 12;
 
 export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
   const decodeOpts: DecodeOptions = { ...defaultDecodeOptions, fps: ENGINE_FPS, ...opts.decode };

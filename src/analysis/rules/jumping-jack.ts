@@ -36,7 +36,7 @@ export const jumpingJack: ExerciseDef = {
   signal: 'wrist height: arms hanging = 0, hands overhead = 1',
   progress: (f) => armsUp(f),
   // Fast sets reach 2 Hz: at 10 fps a rep is five frames and its top is often missed.
-  sampleFps: 20,
+  sampleFps: 15,
   thresholds: { enter: 0.4, exit: 0.25, full: 0.75 },
   gate: (f) => upright(f, 30),
   gateDescription: 'standing upright, torso within 30 deg of vertical',
