@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 import { openReadModels } from './runner.js';
 import { fsyncFile, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
+import { bulkFold } from './bulk.js';
 
 export { RebuildBusyError } from './generations.js';
 
@@ -89,16 +90,19 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     // Catch up without the lock until the remainder is small, yielding between rounds so a server
     // sharing this process keeps answering.
     let position = 0;
+    // Keys, uploads and jobs are folded in memory and written once per row (bulk.ts says why).
+    const fold = bulkFold(target);
     do {
       // One transaction per round: each batch becomes a savepoint, so pages are written once per round.
       target.exec('BEGIN');
-      position = replayInto(source, target, { onBatch, maxEvents: ROUND, batch: BULK_BATCH });
+      position = replayInto(source, target, { onBatch, maxEvents: ROUND, batch: BULK_BATCH, hooks: fold });
       target.exec('COMMIT');
       // Write the round out now rather than all at the end: on ext4 (data=ordered) one big flush
       // of a fresh file stalls every other fsync on the disk, the API's ledger appends included.
       fsyncFile(file);
       await new Promise((r) => setImmediate(r));
     } while (source.lastPosition() - position > FENCE_WHEN_BEHIND);
+    target.transaction(() => fold.finish())();
     restore();
     position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');

@@ -3,7 +3,7 @@
 // position as fast as the disk allows, so they skip the async store port and its per-call cost.
 import Database from 'better-sqlite3';
 import { toRecorded } from '../events/store/sqlite.js';
-import { applyBatch, checkpointOf } from './runner.js';
+import { applyBatch, checkpointOf, type ApplyHooks } from './runner.js';
 
 /** Rows of the SQLite events table, as toRecorded() reads them. */
 type EventRow = Parameters<typeof toRecorded>[0];
@@ -48,7 +48,7 @@ export const BATCH = 2_000;
 export function replayInto(
   source: LedgerSource,
   target: Database.Database,
-  opts: { upTo?: number; maxEvents?: number; batch?: number; onBatch?: (done: number, upTo: number) => void } = {},
+  opts: { upTo?: number; maxEvents?: number; batch?: number; onBatch?: (done: number, upTo: number) => void; hooks?: ApplyHooks } = {},
 ): number {
   const upTo = opts.upTo ?? source.lastPosition();
   let budget = opts.maxEvents ?? Infinity;
@@ -56,7 +56,7 @@ export function replayInto(
   while (budget > 0) {
     const rows = source.page(position, upTo, Math.min(opts.batch ?? BATCH, budget));
     if (rows.length === 0) break;
-    position = applyBatch(target, rows.map(toRecorded));
+    position = applyBatch(target, rows.map(toRecorded), opts.hooks);
     budget -= rows.length;
     opts.onBatch?.(rows.length, upTo);
   }

@@ -13,6 +13,7 @@ import { prepared } from './statements.js';
 
 // webhooks after jobs: a job's end opens deliveries (order within one event does not matter today).
 const modules = [identity, uploads, jobs, webhooks];
+const names = new Map<unknown, string>([[identity, 'keys'], [uploads, 'uploads'], [jobs, 'jobs'], [webhooks, 'webhooks']]);
 
 const CHECKPOINT_DDL = `CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
@@ -40,13 +41,18 @@ function addMissingColumns(db: Database.Database, table: string, columns: Readon
 export const checkpointOf = (db: Database.Database): number =>
   prepared<[], { position: number }>(db, 'SELECT position FROM checkpoint WHERE id = 1').get()?.position ?? 0;
 
+/** Lets a rebuild project some tables itself (projections/bulk.ts): true means the module's SQL is skipped. */
+export interface ApplyHooks {
+  intercept(table: string, e: RecordedEvent): boolean;
+}
+
 /** Applies a batch in one transaction, skipping anything at or below the checkpoint (idempotent). */
-export function applyBatch(db: Database.Database, events: readonly RecordedEvent[]): number {
+export function applyBatch(db: Database.Database, events: readonly RecordedEvent[], hooks?: ApplyHooks): number {
   return db.transaction(() => {
     let position = checkpointOf(db);
     for (const e of events) {
       if (e.position <= position) continue;
-      for (const m of modules) m.apply(db, e);
+      for (const m of modules) if (!hooks?.intercept(names.get(m)!, e)) m.apply(db, e);
       position = e.position;
     }
     prepared(db, 'UPDATE checkpoint SET position = ? WHERE id = 1').run(position);

@@ -1,0 +1,186 @@
+// Why a rebuild folds the keys, uploads and jobs tables in memory: replaying a ledger through the
+// projection modules runs an SQL statement per event per table (a job row is written three or
+// four times, and grows by its 2 KB result when it completes), and that was ~80% of a rebuild. While
+// the bulk of the ledger is replayed into the fresh file, these three tables are folded here as
+// plain rows and each row is written once, when its entity is final (a job completed, failed or
+// cancelled; a spot claimed or expired) or when the bulk phase ends. The webhooks tables (few
+// events) and the last catch-up under the ledger lock go through the modules as usual.
+//
+// The fold must write exactly the rows the modules' SQL writes (`projections verify` compares every
+// column; test/projections/bulk.int.test.ts replays one ledger both ways). Anything it does not
+// model falls back to the SQL, so a new event type is projected right, only not faster:
+//  - an event about a row already written out goes to the module's SQL on that row;
+//  - an event type the fold does not know (one added after this file) first writes every folded row
+//    of the table out, then goes to the module's SQL.
+import type Database from 'better-sqlite3';
+import { keyIdOfStream } from '../events/ledger.js';
+import type { RecordedEvent } from '../events/store/port.js';
+import type { ApplyHooks } from './runner.js';
+
+type Row = Record<string, string | number | null>;
+type Data = Record<string, any>;
+/** Key hashes taken (keys.key_hash is UNIQUE: an INSERT OR IGNORE of a second key with it does nothing). */
+interface Context {
+  keyHashes: Set<unknown>;
+}
+type Fold = (rows: Map<string, Row>, id: string, e: RecordedEvent, d: Data, ctx: Context) => void;
+
+interface Table {
+  name: string;
+  key: string;
+  columns: string[];
+  /** The entity an event is about. */
+  idOf(e: RecordedEvent, d: Data): string;
+  /** Event types after which the row is final (written out and forgotten). */
+  final: ReadonlySet<string>;
+  folds: Record<string, Fold>;
+  /** Event types known to leave this table alone. */
+  ignores: ReadonlySet<string>;
+}
+
+const ALL_TYPES = [
+  'KeyIssued', 'KeySuspended', 'KeyReinstated', 'KeyRevoked', 'LimitSet', 'SpotMinted', 'SpotUploaded', 'SpotExpired',
+  'SpotClaimed', 'JobQueued', 'JobStarted', 'JobLeaseExtended', 'JobLeaseReleased', 'JobCompleted', 'JobFailed',
+  'JobCancelled', 'WebhookEndpointRegistered', 'WebhookEndpointRemoved', 'WebhookDeliveryAttempted',
+  'WebhookDeliverySucceeded', 'WebhookDeliveryFailed', 'WebhookRedeliveryRequested', 'IdempotentRequestStarted',
+  'IdempotentResponseRecorded', 'IdempotentRequestReleased',
+];
+
+/** Sets fields of an existing row (an UPDATE ... WHERE key = ? that finds no row changes nothing). */
+const update = (change: (row: Row, d: Data) => void, stamp: (e: RecordedEvent, d: Data) => string): Fold =>
+  (rows, id, e, d) => {
+    const row = rows.get(id);
+    if (!row) return;
+    change(row, d);
+    row.updated_at = stamp(e, d);
+  };
+const byRecordedAt = (e: RecordedEvent) => e.recordedAt;
+const byDataAt = (_: RecordedEvent, d: Data) => d.at as string;
+
+function table(t: Omit<Table, 'ignores'>): Table {
+  return { ...t, ignores: new Set(ALL_TYPES.filter((type) => !(type in t.folds))) };
+}
+
+// identity.ts
+const keyStatus = (to: string): Fold => update((row) => void (row.status = row.status === 'revoked' ? 'revoked' : to), byRecordedAt);
+const keys = table({
+  name: 'keys',
+  key: 'key_id',
+  columns: ['key_id', 'partner_id', 'partner_name', 'key_hash', 'status', 'limit_n', 'used', 'held', 'created_at', 'updated_at'],
+  idOf: (e) => keyIdOfStream(e.stream),
+  final: new Set(),
+  folds: {
+    KeyIssued: (rows, id, _, d, ctx) => {
+      // INSERT OR IGNORE: neither the key id nor the (UNIQUE) key hash may be taken already.
+      if (rows.has(id) || ctx.keyHashes.has(d.keyHash)) return;
+      ctx.keyHashes.add(d.keyHash);
+      rows.set(id, { key_id: id, partner_id: d.partnerId, partner_name: d.partnerName, key_hash: d.keyHash, status: 'active', limit_n: d.limit, used: 0, held: 0, created_at: d.at, updated_at: d.at });
+    },
+    KeySuspended: keyStatus('suspended'),
+    KeyReinstated: keyStatus('active'),
+    KeyRevoked: update((row) => void (row.status = 'revoked'), byRecordedAt),
+    LimitSet: update((row, d) => void (row.limit_n = d.limit), byRecordedAt),
+    JobQueued: update((row) => void (row.held = (row.held as number) + 1), byRecordedAt),
+    JobCompleted: update((row) => void ((row.held = (row.held as number) - 1), (row.used = (row.used as number) + 1)), byRecordedAt),
+    JobFailed: update((row) => void ((row.held = (row.held as number) - 1), (row.used = (row.used as number) + 1)), byRecordedAt),
+    JobCancelled: update((row) => void (row.held = (row.held as number) - 1), byRecordedAt),
+  },
+});
+
+// uploads.ts
+const uploads = table({
+  name: 'uploads',
+  key: 'handle',
+  columns: ['handle', 'key_id', 'state', 'expires_at', 'size', 'job_id', 'exercise_id', 'minted_at', 'updated_at'],
+  idOf: (_, d) => d.handle,
+  final: new Set(['SpotClaimed', 'SpotExpired']),
+  folds: {
+    SpotMinted: (rows, id, e, d) => {
+      if (rows.has(id)) return;
+      rows.set(id, { handle: d.handle, key_id: keyIdOfStream(e.stream), state: 'minted', expires_at: d.expiresAt, size: 0, job_id: null, exercise_id: null, minted_at: d.at, updated_at: d.at });
+    },
+    SpotUploaded: (rows, id, _, d) => {
+      const row = rows.get(id);
+      if (!row || (row.state !== 'minted' && row.state !== 'uploaded')) return;
+      Object.assign(row, { state: d.size > 0 ? 'uploaded' : 'minted', size: d.size, updated_at: d.at });
+    },
+    SpotClaimed: update((row, d) => void Object.assign(row, { state: 'claimed', size: d.size, job_id: d.jobId, exercise_id: d.exerciseId }), byDataAt),
+    SpotExpired: (rows, id, _, d) => {
+      const row = rows.get(id);
+      if (!row || row.state === 'claimed') return;
+      Object.assign(row, { state: 'expired', updated_at: d.at });
+    },
+  },
+});
+
+// jobs.ts
+const jobs = table({
+  name: 'jobs',
+  key: 'job_id',
+  columns: ['job_id', 'key_id', 'handle', 'exercise_id', 'status', 'attempt', 'worker', 'lease_until', 'result', 'engine_version', 'error_code', 'message', 'cancelled_by', 'seq', 'created_at', 'updated_at', 'retryable'],
+  idOf: (_, d) => d.jobId,
+  final: new Set(['JobCompleted', 'JobFailed', 'JobCancelled']),
+  folds: {
+    JobQueued: (rows, id, e, d) => {
+      if (rows.has(id)) return;
+      rows.set(id, {
+        job_id: d.jobId, key_id: keyIdOfStream(e.stream), handle: d.handle, exercise_id: d.exerciseId, status: 'queued', attempt: 0, worker: null, lease_until: null,
+        result: null, engine_version: null, error_code: null, message: null, cancelled_by: null, seq: e.position, created_at: d.at, updated_at: d.at, retryable: null,
+      });
+    },
+    JobStarted: update((row, d) => void Object.assign(row, { status: 'processing', attempt: d.attempt, worker: d.worker, lease_until: d.leaseUntil }), byDataAt),
+    JobLeaseExtended: update((row, d) => void (row.lease_until = d.leaseUntil), byDataAt),
+    JobLeaseReleased: update((row, d) => void Object.assign(row, { worker: null, lease_until: d.at }), byDataAt),
+    JobCompleted: update((row, d) => void Object.assign(row, { status: 'completed', result: JSON.stringify(d.result), engine_version: d.engineVersion, lease_until: null }), byDataAt),
+    JobFailed: update((row, d) => void Object.assign(row, { status: 'failed', error_code: d.errorCode, message: d.message, retryable: d.retryable ? 1 : 0, lease_until: null }), byDataAt),
+    JobCancelled: update((row, d) => void Object.assign(row, { status: 'cancelled', cancelled_by: d.by, lease_until: null }), byDataAt),
+  },
+});
+
+export interface BulkFold extends ApplyHooks {
+  /** Writes every folded row out; the modules' SQL projects everything after this. */
+  finish(): void;
+}
+
+export function bulkFold(db: Database.Database): BulkFold {
+  const ctx: Context = { keyHashes: new Set() };
+  const state = [keys, uploads, jobs].map((t) => ({
+    ...t,
+    rows: new Map<string, Row>(),
+    written: new Set<string>(),
+    insert: db.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`),
+  }));
+  const byName = new Map(state.map((t) => [t.name, t]));
+  const writeOut = (t: (typeof state)[number], id: string, row: Row) => {
+    t.insert.run(t.columns.map((c) => row[c]));
+    t.rows.delete(id);
+    t.written.add(id);
+  };
+  const flush = (t: (typeof state)[number]) => {
+    for (const [id, row] of t.rows) writeOut(t, id, row);
+  };
+  return {
+    intercept(name, e) {
+      const t = byName.get(name);
+      if (!t) return false;
+      if (t.ignores.has(e.type)) return true;
+      const fold = t.folds[e.type];
+      if (!fold) {
+        flush(t);
+        return false;
+      }
+      const d = e.data as Data;
+      const id = t.idOf(e, d);
+      if (t.written.has(id)) return false;
+      fold(t.rows, id, e, d, ctx);
+      if (t.final.has(e.type)) {
+        const row = t.rows.get(id);
+        if (row) writeOut(t, id, row);
+      }
+      return true;
+    },
+    finish() {
+      for (const t of state) flush(t);
+    },
+  };
+}

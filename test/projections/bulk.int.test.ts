@@ -1,0 +1,67 @@
+// The rebuild's in-memory fold (projections/bulk.ts) writes exactly the rows the projection
+// modules' SQL writes, event by event: one ledger, with every event type the keys, uploads and jobs
+// tables know plus the odd cases (a key hash issued twice, an upload of 0 bytes, an event about a
+// job already final, an event type the fold does not model), replayed both ways.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { writeLedger } from '../../bench/ledger-fixture.js';
+import { openReadModels } from '../../src/projections/runner.js';
+import { rebuild } from '../../src/projections/rebuild.js';
+import { openLedgerSource, replayInto } from '../../src/projections/replay.js';
+import { dump } from './support.js';
+
+/** Appends the odd cases to a fixture ledger, straight into its events table. */
+function addOddCases(path: string): void {
+  const db = new Database(path);
+  const next = (stream: string) => (db.prepare<[string], { r: number | null }>('SELECT MAX(revision) AS r FROM events WHERE stream = ?').get(stream)?.r ?? -1) + 1;
+  const put = (stream: string, type: string, data: Record<string, unknown>) =>
+    db.prepare('INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, 2, ?, ?)').run(stream, next(stream), type, JSON.stringify(data), `2026-02-01T00:00:0${next(stream) % 10}.000Z`);
+  const at = '2026-02-01T00:00:00.000Z';
+  const job = (db.prepare("SELECT data FROM events WHERE type = 'JobCompleted' LIMIT 1").get() as { data: string }).data;
+  const done = JSON.parse(job).jobId as string;
+  const open = JSON.parse((db.prepare("SELECT data FROM events WHERE type = 'JobStarted' ORDER BY position DESC LIMIT 1").get() as { data: string }).data).jobId as string;
+  put('ledger-key_odd', 'KeyIssued', { keyId: 'key_odd', partnerId: 'p', partnerName: 'Odd', keyHash: 'hash_1', limit: 3, at }); // hash of key_1: ignored
+  put('ledger-key_1', 'KeySuspended', { keyId: 'key_1', at });
+  put('ledger-key_1', 'LimitSet', { keyId: 'key_1', limit: 7, at });
+  put('ledger-key_1', 'KeyReinstated', { keyId: 'key_1', at });
+  put('ledger-key_2', 'KeyRevoked', { keyId: 'key_2', at });
+  put('ledger-key_2', 'KeyReinstated', { keyId: 'key_2', at }); // stays revoked
+  put('ledger-key_3', 'SpotMinted', { handle: 'h_zero', expiresAt: at, at });
+  put('ledger-key_3', 'SpotUploaded', { handle: 'h_zero', size: 0, at });
+  put('ledger-key_3', 'SpotExpired', { handle: 'h_zero', at });
+  put('ledger-key_3', 'SpotMinted', { handle: 'h_open', expiresAt: at, at });
+  put('ledger-key_3', 'SpotUploaded', { handle: 'h_open', size: 0, at }); // "no bytes": still minted
+  put('ledger-key_3', 'SpotUploaded', { handle: 'h_zero', size: 5, at }); // after the end: no change
+  put('ledger-key_3', 'JobLeaseExtended', { jobId: open, worker: 'w1', leaseUntil: '2026-03-01T00:00:00.000Z', at });
+  put('ledger-key_3', 'JobLeaseReleased', { jobId: open, worker: 'w1', at });
+  put('ledger-key_3', 'JobCancelled', { jobId: done, by: 'operator', fromStatus: 'processing', at }); // a final job changed again
+  put('ledger-key_3', 'SomethingNew', { jobId: open, handle: 'h_zero', at }); // a type the fold does not model
+  put('ledger-key_3', 'JobFailed', { jobId: open, errorCode: 'analysis_failed', message: 'x', retryable: false, at });
+  db.close();
+}
+
+test('a rebuild folding keys, uploads and jobs in memory gives the same rows as the modules applying every event', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rc-bulk-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const ledger = join(dir, 'ledger.db');
+  writeLedger(ledger, { events: 20_000, keys: 40 });
+  addOddCases(ledger);
+
+  const plain = openReadModels(join(dir, 'plain.db'));
+  const source = openLedgerSource(ledger);
+  replayInto(source, plain);
+  source.close();
+
+  const report = await rebuild({ ledgerPath: ledger, readModelsPath: join(dir, 'read-models.db') });
+  assert.ok(report.events > 20_000);
+  const folded = new Database(join(dir, 'read-models.db'), { readonly: true });
+  const [a, b] = [dump(plain), dump(folded)];
+  for (const table of Object.keys(a)) assert.deepEqual(b[table], a[table], table);
+  assert.deepEqual(Object.keys(b).sort(), Object.keys(a).sort());
+  plain.close();
+  folded.close();
+});
