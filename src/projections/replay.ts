@@ -2,11 +2,18 @@
 // table: the rebuild and the verifier both start from an empty file and must reach the live
 // position as fast as the disk allows, so they skip the async store port and its per-call cost.
 import Database from 'better-sqlite3';
-import { toRecorded } from '../events/store/sqlite.js';
+import type { RecordedEvent } from '../events/store/port.js';
+import { upcast } from '../events/upcasters.js';
 import { applyBatch, checkpointOf, type ApplyHooks } from './runner.js';
 
-/** Rows of the SQLite events table, as toRecorded() reads them. */
-type EventRow = Parameters<typeof toRecorded>[0];
+/** A row of the events table as an array (no per-row object with named keys: a replay reads millions). */
+type EventRow = [position: number, stream: string, revision: number, type: string, schemaVersion: number, data: string, recordedAt: string];
+
+/** As the store's toRecorded(), from the array form. */
+function recorded(r: EventRow): RecordedEvent {
+  const lifted = upcast({ type: r[3], data: JSON.parse(r[5]), schemaVersion: r[4] });
+  return { stream: r[1], revision: r[2], position: r[0], schemaVersion: lifted.schemaVersion, type: lifted.type, data: lifted.data, recordedAt: r[6] } as RecordedEvent;
+}
 
 export interface Progress {
   done: number;
@@ -27,9 +34,11 @@ export function openLedgerSource(path: string, busyTimeoutMs = 5000): LedgerSour
   // Not readonly: the swap fences appenders by taking this file's write lock (rebuild.ts).
   const db = new Database(path, { fileMustExist: true, timeout: busyTimeoutMs });
   const last = db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events');
-  const page = db.prepare<[number, number, number], EventRow>(
-    'SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
-  );
+  const page = db
+    .prepare<[number, number, number], EventRow>(
+      'SELECT position, stream, revision, type, schema_version, data, recorded_at FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
+    )
+    .raw(true);
   return {
     db,
     lastPosition: () => last.get()?.p ?? 0,
@@ -56,7 +65,7 @@ export function replayInto(
   while (budget > 0) {
     const rows = source.page(position, upTo, Math.min(opts.batch ?? BATCH, budget));
     if (rows.length === 0) break;
-    position = applyBatch(target, rows.map(toRecorded), opts.hooks);
+    position = applyBatch(target, rows.map(recorded), opts.hooks);
     budget -= rows.length;
     opts.onBatch?.(rows.length, upTo);
   }
