@@ -87,7 +87,7 @@ export const verifyCommand: Command = {
     if (stream && report.events === 0 && report.failureCount === 0) throw new OperatorError(`no key ${keyId}`);
     if (format === 'json') printJson(out, report);
     else {
-      const scope = stream ? `${stream}: ${report.events} events` : `${report.events} events in ${report.streams} streams`;
+      const scope = stream && !digest ? `${stream}: ${report.events} events` : `${report.events} events in ${report.streams} streams`;
       const lines = report.ok
         ? [`ledger verified: ${scope} up to position ${report.position}, root ${report.root}`]
         : [`ledger does NOT verify: ${failureLine(report.failures[0]!)}`, ...report.failures.slice(1).map((f) => `  also ${failureLine(f)}`)];
