@@ -43,7 +43,7 @@ const ALL_TYPES = [
   'SpotClaimed', 'JobQueued', 'JobStarted', 'JobLeaseExtended', 'JobLeaseReleased', 'JobCompleted', 'JobFailed',
   'JobCancelled', 'WebhookEndpointRegistered', 'WebhookEndpointRemoved', 'WebhookDeliveryAttempted',
   'WebhookDeliverySucceeded', 'WebhookDeliveryFailed', 'WebhookRedeliveryRequested', 'IdempotentRequestStarted',
-  'IdempotentResponseRecorded', 'IdempotentRequestReleased',
+  'IdempotentResponseRecorded', 'IdempotentRequestReleased', 'VideoPurged',
 ];
 
 /** Sets fields of an existing row (an UPDATE ... WHERE key = ? that finds no row changes nothing). */
@@ -117,7 +117,7 @@ const uploads = table({
 const jobs = table({
   name: 'jobs',
   key: 'job_id',
-  columns: ['job_id', 'key_id', 'handle', 'exercise_id', 'status', 'attempt', 'worker', 'lease_until', 'result', 'engine_version', 'error_code', 'message', 'cancelled_by', 'seq', 'created_at', 'updated_at', 'retryable'],
+  columns: ['job_id', 'key_id', 'handle', 'exercise_id', 'status', 'attempt', 'worker', 'lease_until', 'result', 'engine_version', 'error_code', 'message', 'cancelled_by', 'seq', 'created_at', 'updated_at', 'retryable', 'video_purged_at', 'started_seq'],
   idOf: (_, d) => d.jobId,
   final: new Set(['JobCompleted', 'JobFailed', 'JobCancelled']),
   folds: {
@@ -126,14 +126,23 @@ const jobs = table({
       rows.set(id, {
         job_id: d.jobId, key_id: keyIdOfStream(e.stream), handle: d.handle, exercise_id: d.exerciseId, status: 'queued', attempt: 0, worker: null, lease_until: null,
         result: null, engine_version: null, error_code: null, message: null, cancelled_by: null, seq: e.position, created_at: d.at, updated_at: d.at, retryable: null,
+        video_purged_at: null, started_seq: null,
       });
     },
-    JobStarted: update((row, d) => void Object.assign(row, { status: 'processing', attempt: d.attempt, worker: d.worker, lease_until: d.leaseUntil }), byDataAt),
+    JobStarted: (rows, id, e, d) => {
+      const row = rows.get(id);
+      if (row) Object.assign(row, { status: 'processing', attempt: d.attempt, worker: d.worker, lease_until: d.leaseUntil, started_seq: e.position, updated_at: d.at });
+    },
     JobLeaseExtended: update((row, d) => void (row.lease_until = d.leaseUntil), byDataAt),
     JobLeaseReleased: update((row, d) => void Object.assign(row, { worker: null, lease_until: d.at }), byDataAt),
     JobCompleted: update((row, d) => void Object.assign(row, { status: 'completed', result: JSON.stringify(d.result), engine_version: d.engineVersion, lease_until: null }), byDataAt),
     JobFailed: update((row, d) => void Object.assign(row, { status: 'failed', error_code: d.errorCode, message: d.message, retryable: d.retryable ? 1 : 0, lease_until: null }), byDataAt),
     JobCancelled: update((row, d) => void Object.assign(row, { status: 'cancelled', cancelled_by: d.by, lease_until: null }), byDataAt),
+    // updated_at stays: only the video is gone (normally the job is final and written out by now).
+    VideoPurged: (rows, id, _, d) => {
+      const row = rows.get(id);
+      if (row) row.video_purged_at = d.at;
+    },
   },
 });
 

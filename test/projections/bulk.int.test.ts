@@ -39,6 +39,8 @@ function addOddCases(path: string): void {
   put('ledger-key_3', 'JobLeaseExtended', { jobId: open, worker: 'w1', leaseUntil: '2026-03-01T00:00:00.000Z', at });
   put('ledger-key_3', 'JobLeaseReleased', { jobId: open, worker: 'w1', at });
   put('ledger-key_3', 'JobCancelled', { jobId: done, by: 'operator', fromStatus: 'processing', at }); // a final job changed again
+  put('ledger-key_3', 'VideoPurged', { jobId: done, handle: 'h_1', at }); // after the job's end, as retention does
+  put('ledger-key_3', 'VideoPurged', { jobId: open, handle: 'h_2', at }); // while it is open (not today, but defined)
   put('ledger-key_3', 'SomethingNew', { jobId: open, handle: 'h_zero', at }); // a type the fold does not model
   put('ledger-key_3', 'JobFailed', { jobId: open, errorCode: 'analysis_failed', message: 'x', retryable: false, at });
   db.close();
