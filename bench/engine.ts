@@ -7,7 +7,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeFrames, defaultDecodeOptions, probe } from '../src/analysis/decode.js';
-import { createPoseEngine } from '../src/analysis/index.js';
+import { createPoseEngine, ENGINE_FPS } from '../src/analysis/index.js';
 import type { PoseTimings } from '../src/analysis/pose/tracker.js';
 import { loadLabels, videosDir } from './eval.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
@@ -39,7 +39,9 @@ async function measure(mode: Measure['mode'], path: string, exercise: string): P
     const info = await probe(path);
     const t0 = performance.now(), c0 = cpuMs();
     let frames = 0;
-    for await (const _f of decodeFrames(path, info, defaultDecodeOptions)) frames++;
+    // The same frames the engine decodes for this exercise (its own sampling rate), no more.
+    const fps = exerciseDef(exercise)?.sampleFps ?? ENGINE_FPS;
+    for await (const _f of decodeFrames(path, info, { ...defaultDecodeOptions, fps })) frames++;
     return { mode, videoMs: info.durationMs, wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, frames, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   }
   const engine = createPoseEngine();
@@ -86,7 +88,7 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  console.log(`engine ${createPoseEngine().version}; decode ${defaultDecodeOptions.fps} fps, max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
+  console.log(`engine ${createPoseEngine().version}; decode at the engine's rate (${ENGINE_FPS} fps, or the exercise's own), max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
   const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'CPU RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'peak RSS MB']];
   let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0, cpu = 0, decCpu = 0;
   const sum: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
