@@ -200,7 +200,7 @@ export function createAuditor(keyId: string) {
         if (phase === undefined || !TERMINAL.has(phase)) flag('purge-after-end', `video of job ${jobId} purged while the job is ${phase ?? 'unknown'}`);
         if (purged.has(jobId)) flag('purge-once', `video of job ${jobId} purged twice`);
         purged.add(jobId);
-        movement = move('purge', jobId, `video deleted (retention), handle ${handle}`);
+        movement = move('purge', jobId, `VideoPurged: video deleted (retention), handle ${handle}`);
         break;
       }
       default: {
