@@ -4,9 +4,7 @@
 // and oldest queued age, analysis seconds per video second, ledger append latency, projection lag.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
@@ -16,18 +14,7 @@ import { fixedEngine, until } from '../support/engines.js';
 import { silentLog, startHarness, type Harness } from '../support/harness.js';
 import { admin, freePort, startServer } from '../support/processes.js';
 import { parsePrometheus, valueOf, type Family } from '../support/prometheus.js';
-
-const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-
-function twoSecondClip(): Buffer {
-  const dir = mkdtempSync(join(tmpdir(), 'rc-clip-'));
-  try {
-    execFileSync(ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=2', '-pix_fmt', 'yuv420p', join(dir, 'c.mp4')]);
-    return readFileSync(join(dir, 'c.mp4'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { makeVideo } from '../support/videos.js';
 
 async function scrape(port: number): Promise<Map<string, Family>> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`);
@@ -47,7 +34,7 @@ test('every named series is served and parses as Prometheus text', async (t) => 
   const h = await startHarness(t, { engine: fixedEngine() });
   const port = await withMetrics(h, t);
   const { apiKey, keyId } = await h.createKey();
-  const handle = await h.upload(apiKey, twoSecondClip());
+  const handle = await h.upload(apiKey, await makeVideo({ width: 160, height: 120, fps: 10, frames: 20 }));
   const jobId = (await h.request('POST', '/v1/jobs', { key: apiKey, body: { upload_handle: handle, exercise_id: 'squat' } })).body.job_id;
   await until(async () => ((await h.request('GET', `/v1/jobs/${jobId}`, { key: apiKey })).body.status === 'completed' ? true : undefined));
   await h.request('GET', `/v1/jobs/${jobId}`, { key: apiKey });

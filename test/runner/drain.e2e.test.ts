@@ -4,22 +4,21 @@
 // JOB_LEASE_SECONDS would have run out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { until } from '../support/engines.js';
-import { admin, startServer, type ServerProcess } from '../support/processes.js';
+import { admin, haveVideos, startServer, videosDir, type ServerProcess } from '../support/processes.js';
+import { looped, makeVideo } from '../support/videos.js';
 
-const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-
-/** A test-pattern clip: no person in it, but every frame goes through decode and the pose model. */
-function makeClip(dir: string, seconds: number): Buffer {
-  const path = join(dir, 'clip.mp4');
-  execFileSync(ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-pix_fmt', 'yuv420p', path]);
-  return readFileSync(path);
+/**
+ * Long enough that an analysis is still running when the test sends SIGTERM, even on a fast engine:
+ * a shared clip looped to 40 s when the clips are here (a person to track), else a made-up video.
+ */
+async function makeClip(): Promise<Buffer> {
+  if (haveVideos) return looped(join(videosDir, 'pushup_side_homegym.mp4'), 40);
+  return makeVideo({ width: 320, height: 240, fps: 12, frames: 12 * 60, paint: (i, px) => px.fill(40 + ((i * 7) % 180)) });
 }
 
 interface JobEvent { type: string; jobId: string; worker?: string; attempt?: number }
@@ -52,16 +51,16 @@ async function submit(node: ServerProcess, apiKey: string, clip: Buffer): Promis
   return job.body.job_id;
 }
 
-function setup(t: { after(fn: () => unknown): void }) {
+async function setup(t: { after(fn: () => unknown): void }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-drain-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   // A lease far longer than the test: only a release can let another process take the job in time.
   const env = { DATA_DIR: dataDir, JOB_LEASE_SECONDS: '600', WORKER_CONCURRENCY: '1' };
-  return { dataDir, env, key: admin(env, 'keys', 'create', '--partner-name', 'Drain').json().api_key as string, clip: makeClip(dataDir, 8) };
+  return { dataDir, env, key: admin(env, 'keys', 'create', '--partner-name', 'Drain').json().api_key as string, clip: await makeClip() };
 }
 
 test('SIGTERM past SHUTDOWN_GRACE_SECONDS gives the lease back and another process takes the job at once', { timeout: 240_000 }, async (t) => {
-  const { dataDir, env, key, clip } = setup(t);
+  const { dataDir, env, key, clip } = await setup(t);
   const first = await startServer({ ...env, SHUTDOWN_GRACE_SECONDS: '1' });
   t.after(() => first.stop('SIGKILL'));
   const jobId = await submit(first, key, clip);
@@ -89,7 +88,7 @@ test('SIGTERM past SHUTDOWN_GRACE_SECONDS gives the lease back and another proce
 });
 
 test('SIGTERM within SHUTDOWN_GRACE_SECONDS lets the running analysis finish and takes no new job', { timeout: 240_000 }, async (t) => {
-  const { dataDir, env, key, clip } = setup(t);
+  const { dataDir, env, key, clip } = await setup(t);
   const node = await startServer({ ...env, SHUTDOWN_GRACE_SECONDS: '180' });
   t.after(() => node.stop('SIGKILL'));
   const running = await submit(node, key, clip);
