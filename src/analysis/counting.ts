@@ -24,9 +24,13 @@ export function shotRanges(n: number, cuts: readonly number[]): [number, number]
   return starts.map((s, i) => [s, i + 1 < starts.length ? starts[i + 1]! : n] as [number, number]);
 }
 
-/** Rest and peak level of one shot's progress: robust low and high quantiles. */
+/**
+ * Rest and peak level of one shot's progress: robust low and high quantiles. Readings far past
+ * the full range (over 1.6: someone standing up or kneeling while the gate still passes) are held
+ * at 1.6 first, so a few seconds of them cannot push the reference peak above every real rep.
+ */
 export function shotRange(progress: readonly number[]): { low: number; high: number } {
-  const v = progress.filter(Number.isFinite);
+  const v = progress.filter(Number.isFinite).map((x) => Math.min(x, 1.6));
   return { low: quantile(v, 0.05), high: quantile(v, 0.97) };
 }
 
@@ -116,7 +120,9 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   const shots = shotRanges(progress.length, opts.cuts ?? []);
   const smooth = smoothSeries([...progress], 1);
   const rel = relativeSeries(smooth, shots);
-  let attempts = splitAtValleys(rel, segmentReps(rel, { fps: opts.fps, thresholds: relativeThresholds }));
+  // A clip that ends while the person is more than halfway back from the peak ends after the
+  // rep's work is done (the camera stopped on the way down): that rep counts.
+  let attempts = splitAtValleys(rel, segmentReps(rel, { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5 }));
   const period = opts.period;
   if (period) attempts = attempts.flatMap((a) => (a.end - a.start > 1.7 * period ? splitAtValleys(rel, [a], 0.25) : [a]));
   const judged = attempts.map((a) => {
