@@ -1,7 +1,7 @@
 // Starts the decoder process (child.mjs) in a sandbox and keeps it inside its limits:
 // - network: a new, empty network namespace (`unshare --net`, as root or through a user
 //   namespace), so not even loopback is reachable; this binds the native FFmpeg code too;
-// - files: Node's permission model (--experimental-permission) lets the process read only the
+// - files: Node's permission model (--permission, --experimental-permission before Node 22.13) lets the process read only the
 //   decoder's own code, the decoder package and the one input; no writes, no child processes, no
 //   workers; an empty environment (no credentials are inherited);
 // - memory: V8's heap capped by --max-old-space-size, and the whole process (FFmpeg's buffers
@@ -121,12 +121,21 @@ function rssMb(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
+/**
+ * The permission model's switch: `--experimental-permission` until it became stable as
+ * `--permission` (Node 22.13 / 23.5); Node 24 rejects the old spelling.
+ */
+const permissionFlag = (() => {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  return major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13) ? '--permission' : '--experimental-permission';
+})();
+
 /** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
 export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript): SandboxedDecoder {
   const net = networkIsolation();
   const heapMb = Math.max(64, Math.min(512, Math.floor(limits.maxRssMb / 2)));
   const nodeArgs = [
-    '--experimental-permission', '--no-warnings', '--allow-addons',
+    permissionFlag, '--no-warnings', '--allow-addons',
     `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packageDirs().map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${inputPath}`,
     `--max-old-space-size=${heapMb}`,
     script, ...args,
