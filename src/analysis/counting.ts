@@ -4,8 +4,10 @@
 // reads 0.4, or a model that reads a push-up bottom 20 deg short, still crosses the hysteresis
 // thresholds; the absolute signal still decides whether a rep reached enough range to be valid.
 // Then attempts that hide two repetitions (the signal dipped but not to rest, as fast jumping jacks
-// do) are split at deep valleys, and the repetitions of each side are merged for exercises done
-// one arm at a time. Pure: tested on synthetic series.
+// do) are split at deep valleys; with the clip's period known (periodicity.ts) long attempts split
+// at shallower dips and reps read twice within half a period merge; and the repetitions of each
+// side are merged for exercises done one arm at a time. Each shot (cuts: shots.ts) has its own
+// range, and the count runs across shots. Pure: tested on synthetic series.
 import { segmentReps, type Attempt, type Thresholds } from './reps.js';
 import { quantile, smoothSeries } from './signals.js';
 
