@@ -104,8 +104,6 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;
     if (validOf(sides) > validOf(attempts)) attempts = sides;
   }
-  // Rules read the signal the rep was counted on (a side's own, for one-sided reps, is close enough).
-  const repProgress = progress;
   const inReps: FrameCtx[] = attempts.flatMap((a) => ctx.slice(a.start, a.end + 1));
   const gated = ctx.filter((_, i) => Number.isFinite(progress[i]!));
   const view = estimateView(inReps.length ? inReps : gated.length ? gated : ctx);
@@ -118,7 +116,8 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const rep: RepView = {
       frames, peak: a.peak - a.start, peakProgress: a.peakProgress, valid: a.valid,
       durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
-      progress: repProgress.slice(a.start, a.end + 1),
+      // Rules read the signal the rep was counted on (for one-sided reps, both sides' combined).
+      progress: progress.slice(a.start, a.end + 1),
     };
     return judge(def, rep, a, repAngle);
   });
