@@ -131,7 +131,10 @@ export async function* decodeFrames(
         filled += n;
         offset += n;
         if (filled === frameBytes) {
+          // The budget is the decoder's: the time the consumer holds the frame does not count.
+          d.pause();
           yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb };
+          d.resume();
           index++;
           filled = 0;
         }

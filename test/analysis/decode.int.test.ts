@@ -152,3 +152,28 @@ test('not a video: zero bytes, random bytes, a playlist, a truncated file all fa
     await assert.rejects(async () => { await all(path); }, (e) => e instanceof VideoProcessingError, name);
   }
 });
+
+test('the time budget is the decoder\'s own: a consumer slower than the budget does not fail a good video', async () => {
+  // The pose model drives the pipe. On a loaded machine it holds each frame far longer than the
+  // decoder needs, and that wait once failed a good 25 s clip at its 111 s budget.
+  // Frames large enough (230 KB) that the pipe and the stream's buffer hold about one of them.
+  const path = file(await makeVideo({ width: 320, height: 240, frames: 24, fps: 10 }));
+  const info = await probe(path);
+  const saved = { base: process.env.DECODE_BUDGET_BASE_SECONDS, factor: process.env.DECODE_BUDGET_FACTOR };
+  process.env.DECODE_BUDGET_BASE_SECONDS = '1.5';
+  process.env.DECODE_BUDGET_FACTOR = '0.01';
+  try {
+    let frames = 0;
+    const started = Date.now();
+    for await (const _ of decodeFrames(path, info, { fps: 10, maxSide: 960 })) {
+      frames++;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    assert.equal(frames, 24);
+    assert.ok(Date.now() - started > 3_000, 'the consumer alone took longer than the whole budget');
+  } finally {
+    for (const [k, v] of [['DECODE_BUDGET_BASE_SECONDS', saved.base], ['DECODE_BUDGET_FACTOR', saved.factor]] as const) {
+      if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+  }
+});
