@@ -5,6 +5,8 @@
 //   --json FILE      also write the per-clip rows as JSON (for diffs between engine versions)
 //   --cache DIR      keep each clip's poses in DIR (keyed by engine version) and reuse them, so a
 //                    change to counting, view or rules re-runs in seconds without the model
+//   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far, tilt,
+//                    handheld, dim, fast, slow, or all) and report how often the count holds
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
@@ -15,6 +17,8 @@ import { createPoseEngine, type ExtractedPoses, type PoseEngine } from '../src/a
 import { analyzePoses } from '../src/analysis/pipeline.js';
 import type { PackedPose } from '../src/analysis/pose.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
+import { ENGINE_FPS } from '../src/analysis/index.js';
+import { pickAugmentations, type Augmentation } from './augment.js';
 
 export interface Label {
   file: string;
@@ -136,12 +140,12 @@ export function readCachedPoses(dir: string, version: string, file: string): Ext
   return null;
 }
 
-/** Poses of one clip from the cache, or extracted and stored there. */
-async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerciseId: string): Promise<ExtractedPoses> {
-  const hit = readCachedPoses(dir, engine.version, file);
+/** Poses of one clip from the cache, or extracted (by `extract`) and stored there under `key`. */
+async function cachedPoses(dir: string, key: string, file: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
+  const hit = readCachedPoses(dir, key, file);
   if (hit) return hit;
-  const base = cacheBase(dir, engine.version, file);
-  const x = await engine.extractPoses({ videoPath: join(videosDir, file), exerciseId });
+  const base = cacheBase(dir, key, file);
+  const x = await extract();
   const stride = x.poses[0]?.packed.length ?? 0;
   const depth = x.poses[0]?.depth !== undefined;
   const rowLen = 1 + stride + (depth ? stride / 3 : 0);
@@ -159,31 +163,40 @@ async function cachedPoses(engine: PoseEngine, dir: string, file: string, exerci
   return x;
 }
 
-async function main() {
-  const labels = loadLabels();
-  if (!labels) {
-    console.error(`no labels at ${join(videosDir, 'labels.json')}`);
-    process.exitCode = 1;
-    return;
-  }
-  const only = arg('--only')?.split(',');
-  const set = process.argv.includes('--holdout') ? 'holdout' : process.argv.includes('--tuning') ? 'tuning' : 'all';
-  const chosen = labels.filter((l) =>
-    (only ? only.includes(l.file) : true) &&
-    (set === 'holdout' ? holdout.has(l.file) : set === 'tuning' ? !holdout.has(l.file) : true));
+/**
+ * The poses of a clip as filmed differently: pictures changed before the pose model, and a speed
+ * change made by sampling at `fps / speed` and presenting the frames `1 / fps` apart.
+ */
+function augmentedPoses(a: Augmentation) {
+  const engines = new Map<number, PoseEngine>();
+  return async (l: Label): Promise<ExtractedPoses> => {
+    const fps = exerciseDef(l.exercise)?.sampleFps ?? ENGINE_FPS;
+    const speed = a.speed ?? 1;
+    const decodeFps = Math.round(fps / speed);
+    let engine = engines.get(decodeFps);
+    if (!engine) engines.set(decodeFps, (engine = createPoseEngine({ decode: { fps: decodeFps }, ...(a.frame ? { frameTransform: a.frame } : {}) })));
+    const x = await engine.extractPoses({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
+    if (speed === 1) return x;
+    const step = 1000 / fps;
+    return { ...x, fps, videoMs: x.poses.length * step, poses: x.poses.map((p, i) => ({ ...p, timeMs: Math.round(i * step) })) };
+  };
+}
+
+/** One row per clip of `chosen` (printed as it goes); `augment` films them differently. */
+async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentation): Promise<ClipRow[]> {
   const engine = createPoseEngine();
-  console.log(`engine ${engine.version}; clips: ${set}${only ? ` (${only.length} named)` : ''}`);
+  const cache = arg('--cache');
+  const poses = augment ? augmentedPoses(augment) : (l: Label) => engine.extractPoses({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
+  const key = augment ? `${engine.version} ${augment.name}` : engine.version;
   const rows: ClipRow[] = [];
-  const skipped: string[] = [];
   for (const l of chosen) {
     if (!exerciseDef(l.exercise)) {
-      skipped.push(`${l.file} (${l.exercise})`);
+      if (!augment) skipped.push(`${l.file} (${l.exercise})`);
       continue;
     }
-    const cache = arg('--cache');
-    const out = cache
+    const out = cache || augment
       ? await (async () => {
-        const x = await cachedPoses(engine, cache, l.file, l.exercise);
+        const x = cache ? await cachedPoses(cache, key, l.file, () => poses(l)) : await poses(l);
         return { ...analyzePoses(exerciseDef(l.exercise)!, x.poses, x.fps), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
       })()
       : await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
@@ -196,9 +209,29 @@ async function main() {
       rtf: out.stats.videoMs / out.stats.wallMs, msPerFrame: out.stats.wallMs / Math.max(1, out.stats.frames),
     });
     const r = rows[rows.length - 1]!;
-    console.log([r.file, r.exercise, `${r.valid}/${r.labeled}${r.sure ? '' : '±1'}`, `${r.view}/${r.labeledView}`,
+    console.log([augment ? `[${augment.name}] ${r.file}` : r.file, r.exercise, `${r.valid}/${r.labeled}${r.sure ? '' : '±1'}`, `${r.view}/${r.labeledView}`,
       `flagged ${r.flagged}`, `RTF ${r.rtf.toFixed(2)}`].join('  '));
   }
+  return rows;
+}
+
+async function main() {
+  const labels = loadLabels();
+  if (!labels) {
+    console.error(`no labels at ${join(videosDir, 'labels.json')}`);
+    process.exitCode = 1;
+    return;
+  }
+  const only = arg('--only')?.split(',');
+  const set = process.argv.includes('--holdout') ? 'holdout' : process.argv.includes('--tuning') ? 'tuning' : 'all';
+  const chosen = labels.filter((l) =>
+    (only ? only.includes(l.file) : true) &&
+    (set === 'holdout' ? holdout.has(l.file) : set === 'tuning' ? !holdout.has(l.file) : true));
+  const augments = arg('--augment') ? pickAugmentations(arg('--augment')!) : [];
+  const engine = createPoseEngine();
+  console.log(`engine ${engine.version}; clips: ${set}${only ? ` (${only.length} named)` : ''}`);
+  const skipped: string[] = [];
+  const rows = await evaluate(chosen, skipped);
   console.log('\n' + table([
     ['clip', 'exercise', 'labeled', 'valid', 'attempts', 'angle found/labeled', 'form', 'flagged', 'ms/frame', 'RTF'],
     ...rows.map((r) => [r.file, r.exercise, `${r.labeled}${r.sure ? '' : '±1'}`, String(r.valid), String(r.attempts),
@@ -217,6 +250,18 @@ async function main() {
   console.log(`\n${set}: ${fmt(figures(rows))}`);
   const rtfs = rows.map((r) => r.rtf).sort((a, b) => a - b);
   if (rtfs.length) console.log(`real-time factor: min ${rtfs[0]!.toFixed(2)}  median ${rtfs[Math.floor(rtfs.length / 2)]!.toFixed(2)}`);
+  if (augments.length) {
+    // Per variant: the same figures, and how many clips keep the count they had as filmed. A clip
+    // whose count moves under a harmless change shows where the engine leans on how it was filmed.
+    console.log('\nfilmed differently (bench/augment.ts)');
+    const base = new Map(rows.map((r) => [r.file, r]));
+    for (const a of augments) {
+      const ar = await evaluate(chosen, skipped, a);
+      const moved = ar.filter((r) => base.get(r.file)?.valid !== r.valid);
+      console.log(`  ${a.name.padEnd(9)} ${fmt(figures(ar))}  same count ${ar.length - moved.length}/${ar.length}` +
+        (moved.length ? `  moved: ${moved.map((r) => `${r.file} ${base.get(r.file)?.valid}->${r.valid} (${r.labeled})`).join(', ')}` : ''));
+    }
+  }
   const json = arg('--json');
   if (json) writeFileSync(json, JSON.stringify({ engine: engine.version, set, rows }, null, 1));
 }

@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import type { AnalysisEngine, AnalysisInput, AnalysisOutput, PoseTrack } from './engine.js';
 import { VideoProcessingError } from './engine.js';
 import type { AnalysisResult } from './result.js';
-import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions } from './decode.js';
+import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions, type Frame } from './decode.js';
 import { loadPoseModels, defaultModelDir, modelName, type PoseModels } from './pose/models.js';
 import { createPoseTracker, type PoseTimings } from './pose/tracker.js';
 import { KP, KP_COUNT, kpAt, packPose, type PackedPose } from './pose.js';
@@ -14,6 +14,11 @@ import { exerciseDef } from './rules/index.js';
 export interface PoseEngineOptions {
   modelDir?: string;
   decode?: Partial<DecodeOptions>;
+  /**
+   * Changes each decoded picture before the pose model sees it. Only the robustness eval uses it
+   * (bench/augment.ts: the same clip mirrored, farther, tilted, shaking, dimmer); never the service.
+   */
+  frameTransform?: (frame: Frame) => Frame;
 }
 
 export interface PoseEngineStats {
@@ -104,7 +109,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     for await (const frame of decodeFrames(input.videoPath, info, clipOpts, signal)) {
       signal?.throwIfAborted();
       size = { width: frame.width, height: frame.height };
-      poses.push(packPose(await estimate(frame)));
+      poses.push(packPose(await estimate(opts.frameTransform ? opts.frameTransform(frame) : frame)));
     }
     const fps = Math.min(sampleFps, info.fps || sampleFps);
     const lastMs = poses.length ? poses[poses.length - 1]!.timeMs : 0;

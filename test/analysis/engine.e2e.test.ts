@@ -46,7 +46,8 @@ if (!labels) {
   const rows: ClipRow[] = [];
   for (const l of labels) {
     const slack = Math.max(2, Math.ceil(l.reps * 0.3)) + (l.confidence === '±1' ? 1 : 0);
-    test(`${l.file} (${l.exercise}, ${l.camera_angle ?? '?'} view): schema-valid, ${l.reps} ± ${slack} valid repetitions`, async () => {
+    // A time limit per clip, so that a stalled analysis fails its test instead of hanging the suite.
+    test(`${l.file} (${l.exercise}, ${l.camera_angle ?? '?'} view): schema-valid, ${l.reps} ± ${slack} valid repetitions`, { timeout: 600_000 }, async () => {
       const out = await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
       const result = out.result;
       assert.ok(Value.Check(AnalysisResultSchema, result), 'result matches the SPEC schema');
