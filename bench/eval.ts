@@ -131,7 +131,7 @@ export function readCachedPoses(dir: string, version: string, file: string): Ext
       const row = all.subarray(i * rowLen, (i + 1) * rowLen);
       poses.push({
         timeMs: row[0]!, packed: row.slice(1, 1 + meta.stride),
-        ...(meta.depth ? { depth: row.slice(1 + meta.stride) } : {}),
+        ...(meta.depth && !Number.isNaN(row[1 + meta.stride]) ? { depth: row.slice(1 + meta.stride) } : {}),
         ...(meta.cuts.includes(i) ? { cut: true } : {}),
       });
     }
@@ -147,13 +147,14 @@ async function cachedPoses(dir: string, key: string, file: string, extract: () =
   const base = cacheBase(dir, key, file);
   const x = await extract();
   const stride = x.poses[0]?.packed.length ?? 0;
-  const depth = x.poses[0]?.depth !== undefined;
+  // Depth is stored when any frame has it (the first may have found nobody); NaN marks the others.
+  const depth = x.poses.some((p) => p.depth !== undefined);
   const rowLen = 1 + stride + (depth ? stride / 3 : 0);
   const all = new Float32Array(x.poses.length * rowLen);
   x.poses.forEach((p, i) => {
     all[i * rowLen] = p.timeMs;
     all.set(p.packed, i * rowLen + 1);
-    if (depth && p.depth) all.set(p.depth, i * rowLen + 1 + stride);
+    if (depth) all.set(p.depth ?? new Float32Array(stride / 3).fill(NaN), i * rowLen + 1 + stride);
   });
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${base}.bin`, all);

@@ -17,8 +17,14 @@ export const relativeThresholds: Thresholds = { enter: 0.4, exit: 0.25, full: 0.
 /** A shot whose progress spans less than this (absolute) has no repetitions: it is noise. */
 export const MIN_RANGE = 0.3;
 
-/** A valid repetition reaches at least this much of the absolute range (besides the relative one). */
-export const ABS_FLOOR = 0.65;
+/**
+ * A valid repetition reaches at least this much of the absolute range (besides the relative one).
+ * Low on purpose: people count a shallow rep in a set as a rep (the labels of quarter-depth squats
+ * do), so a short one is counted and its range rule says what was missing; the floor only keeps
+ * out movements that are not the exercise at all. (0.65 dropped shallow reps under a mirrored or
+ * darker picture: bench/augment.ts.)
+ */
+export const ABS_FLOOR = 0.45;
 
 /** Index ranges [start, end) of the shots: a new one starts at each hard cut. */
 export function shotRanges(n: number, cuts: readonly number[]): [number, number][] {

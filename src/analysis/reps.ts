@@ -30,6 +30,12 @@ export interface SegmentOptions {
   fps: number;
   /** An attempt interrupted by this long a gap (gate failing, person unseen) is closed. */
   maxGapS?: number;
+  /**
+   * A longer gap, up to this, is looked through when the signal reads mid-repetition on both
+   * sides of it: the person was lost from view (a burpee's plank from the front hides the feet)
+   * in the middle of a rep, not doing something else.
+   */
+  maxBridgeS?: number;
   /** Shorter excursions are noise, not attempts. */
   minDurationS?: number;
   /** At the clip's end, an attempt this close to rest counts as returned. */
@@ -44,6 +50,7 @@ export interface SegmentOptions {
 export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[] {
   const th = opts.thresholds ?? defaultThresholds;
   const maxGap = Math.max(1, Math.round((opts.maxGapS ?? 0.6) * opts.fps));
+  const maxBridge = Math.max(maxGap, Math.round((opts.maxBridgeS ?? 2.5) * opts.fps));
   const minDur = Math.max(1, Math.round((opts.minDurationS ?? 0.3) * opts.fps));
   const attempts: Attempt[] = [];
   let active = false;
@@ -59,6 +66,8 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
     }
     restFrom = end + 1;
   };
+
+  const closeAtGap = () => close(lastFinite, progress[lastFinite]! <= (opts.endSlack ?? 0.25));
 
   for (let i = 0; i < progress.length; i++) {
     const v = progress[i]!;
@@ -90,7 +99,16 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
       continue;
     }
     if (!Number.isFinite(v)) {
-      if (++gap > maxGap) close(lastFinite, false);
+      gap++;
+      continue;
+    }
+    if (gap > maxGap && !(gap <= maxBridge && progress[lastFinite]! > th.exit && v > th.exit)) {
+      // Too long a gap, or one the movement did not come back from mid-rep: the attempt ended
+      // where the person was last seen, and this frame is looked at afresh. Like a clip's end, a
+      // gap that starts when the rep is nearly back at rest (within `endSlack`) ends a rep done.
+      closeAtGap();
+      gap = 0;
+      i--;
       continue;
     }
     gap = 0; lastFinite = i;
@@ -103,11 +121,9 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
       i = end;
     }
   }
-  if (active) {
-    // The clip ended mid-attempt. Nearly back at rest (within `endSlack`) still counts as returned:
-    // the last frames of a clip often fall just short of the full lock-out.
-    const last = progress[lastFinite]!;
-    close(lastFinite, lastFinite >= progress.length - 1 - maxGap && last <= (opts.endSlack ?? 0.25));
-  }
+  // The clip ended mid-attempt, or the person left the view before it ended. Nearly back at rest
+  // (within `endSlack`) still counts as returned: the last frames of a clip often fall just short
+  // of the full lock-out.
+  if (active) closeAtGap();
   return attempts;
 }

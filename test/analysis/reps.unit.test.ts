@@ -66,6 +66,26 @@ test('an attempt interrupted by a long gate failure before full range is dropped
   assert.equal(segmentReps(s, { fps }).length, 0);
 });
 
+test('a person lost from view mid-rep (the signal reads mid-rep on both sides of the gap) is one repetition', () => {
+  // A burpee's plank seen from the front hides the feet for over a second at the bottom.
+  const s = cycles([1, 1]).map((v, i) => (i >= 13 && i < 20 ? NaN : v));
+  const reps = segmentReps(s, { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, true]);
+});
+
+test('a gap past the bridging limit still ends the attempt where the person was last seen', () => {
+  const s = [...cycles([1]).slice(0, 15), ...new Array(40).fill(NaN), ...cycles([1]).slice(15)];
+  const reps = segmentReps(s, { fps, maxBridgeS: 2.5 });
+  assert.ok(reps.every((r) => !r.valid), 'no repetition is stitched across four seconds unseen');
+});
+
+test('a repetition nearly back at rest when the person leaves the view counts, as at the end of a clip', () => {
+  // The last push-up of a set, then the person stands up (the gate fails) before the clip ends.
+  const s = [...cycles([1, 1]).slice(0, 5 + 25 + 18), ...new Array(30).fill(NaN)];
+  const reps = segmentReps(s, { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, true]);
+});
+
 test('attempts are ordered, disjoint and their peak lies inside them (property)', () => {
   fc.assert(fc.property(fc.array(fc.oneof(fc.double({ min: -0.2, max: 1.5, noNaN: true }), fc.constant(NaN)), { maxLength: 300 }), (xs) => {
     const reps = segmentReps(xs, { fps });
