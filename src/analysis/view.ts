@@ -15,8 +15,14 @@ import { quantile, VISIBLE } from './signals.js';
 
 export type ViewAngle = CameraAngle | 'back';
 
-/** Shoulder span over arm length when seen square-on (measured on front-view clips). */
+/**
+ * Shoulder span seen square-on, over the arm's length and over the torso's (both measured on the
+ * front-view clips, standing). Either reference can only read short (an arm bent or pointing at
+ * the camera, a torso leaning toward it), so the longer estimate of the square-on span is used: a
+ * back squat's arms, bent up to the bar, once made the shoulders look square-on from a diagonal.
+ */
 const SQUARE_ON_SPAN = 0.7;
+const SQUARE_ON_SPAN_TORSO = 0.66;
 const deg = (r: number) => (r * 180) / Math.PI;
 
 /** Yaw of the segment a-b to the image plane from depth, degrees 0-90; NaN without depth. */
@@ -38,13 +44,14 @@ export function yawOf(f: FrameCtx): number {
   return Number.isFinite(depth) ? depth : flat;
 }
 
-/** Yaw from the shoulder span against the arm's length alone (no depth), degrees. */
+/** Yaw from the shoulder span against the body's own lengths alone (no depth), degrees. */
 function spanYaw(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
-  if (!(f.armLen > 0)) return NaN;
+  const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+  if (!(squareOn > 0)) return NaN;
   if (Math.min(ls.score, rs.score) >= VISIBLE) {
-    const span = Math.hypot(ls.x - rs.x, ls.y - rs.y) / f.armLen;
-    return deg(Math.acos(Math.min(1, span / SQUARE_ON_SPAN)));
+    const span = Math.hypot(ls.x - rs.x, ls.y - rs.y);
+    return deg(Math.acos(Math.min(1, span / squareOn)));
   }
   // Only one shoulder seen: the other is hidden behind the body, which happens side-on.
   return Math.max(ls.score, rs.score) >= VISIBLE ? 80 : NaN;
