@@ -1,7 +1,7 @@
 // Calf raise: standing on straight legs, the heels rise until the weight is on the balls of the
 // feet. The signal is the ankle's height above the toe tip in shin lengths, a change of a few
 // centimetres that only the body's own proportions can scale; BlazePose's toe points give it from
-// the side and the front, and the whole-body rise (hips over the toes) backs it up.
+// the side and the front, and the whole-body rise (shoulders over the toes) backs it up.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
@@ -17,6 +17,31 @@ export function ankleOverToe(f: FrameCtx): number {
   return v.length ? Math.max(...v) : NaN;
 }
 
+/** Shoulders above the planted toes, in leg lengths: the whole body rises with the heels. */
+export function shouldersOverToes(f: FrameCtx): number {
+  const toes = [f.p[KP.leftToe], f.p[KP.rightToe]].filter((t) => t && t.score >= VISIBLE);
+  const sh = [f.p[KP.leftShoulder]!, f.p[KP.rightShoulder]!].filter((k) => k.score >= VISIBLE);
+  if (!toes.length || !sh.length || !(f.legLen > 0)) return NaN;
+  const y = (ks: { y: number }[]) => ks.reduce((a, k) => a + k.y, 0) / ks.length;
+  return (y(toes as { y: number }[]) - y(sh)) / f.legLen;
+}
+
+/** The low end of a series over a shot: the flat-footed reading. */
+const flatLevel = (v: number[], fallback: number) => {
+  const xs = v.filter(Number.isFinite).sort((a, b) => a - b);
+  return xs.length ? xs[Math.floor(xs.length * 0.1)]! : fallback;
+};
+
+/**
+ * Heel rise in units of a full raise (0.1 leg lengths, about 9 cm): the mean of the ankle over the
+ * toe and of the shoulders over the toe. The ankle and toe points are small and noisy; the
+ * shoulders are steady and rise by the same amount, so the two together hold up on real video.
+ */
+export function calfProgress(f: FrameCtx, cal: Record<string, number>): number {
+  const v = [(ankleOverToe(f) - cal.flat!) / 0.1, (shouldersOverToes(f) - cal.standing!) / 0.1].filter(Number.isFinite);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+}
+
 export const calfRaise: ExerciseDef = {
   id: 'calf-raise',
   name: 'Calf raise',
@@ -24,13 +49,10 @@ export const calfRaise: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at ankle height: the heel rise is a few centimetres and shows best side-on and low.',
   filmingAdvice: 'Put the camera low (ankle to knee height) 2-3 m away, side-on, with the whole body and both feet in frame.',
-  signal: 'ankle height above the toe tip, in leg lengths, from flat feet (about 0.07) to full rise (about 0.17)',
-  calibrate: (frames) => {
-    // Flat-footed height of this person's ankle over the toes: the low end of the clip.
-    const v = frames.map(ankleOverToe).filter(Number.isFinite).sort((a, b) => a - b);
-    return { flat: v.length ? v[Math.floor(v.length * 0.1)]! : 0.07 };
-  },
-  progress: (f, cal) => (ankleOverToe(f) - cal.flat!) / 0.1,
+  signal: 'heel rise in leg lengths above the flat-footed stance (full raise 0.1): the mean of the ankle over the toe tip and of the shoulders over the toes',
+  // Flat-footed readings of this person: the low end of the shot.
+  calibrate: (frames) => ({ flat: flatLevel(frames.map(ankleOverToe), 0.07), standing: flatLevel(frames.map(shouldersOverToes), NaN) }),
+  progress: calfProgress,
   gate: (f) => upright(f, 25) && !(kneeAngle(f) < 140),
   gateDescription: 'standing tall on nearly straight legs',
   rules: [
