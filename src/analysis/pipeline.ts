@@ -7,7 +7,7 @@ import type { Attempt } from './reps.js';
 import { countSeries, mergeSides, shotRanges } from './counting.js';
 import { findCuts } from './shots.js';
 import { findPeriod, poseFeatures } from './periodicity.js';
-import { estimateView, rulesView, type ViewAngle } from './view.js';
+import { clipView, estimateView, rulesView, type ViewAngle } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 
 export interface PipelineOutput {
@@ -106,12 +106,13 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   }
   const inReps: FrameCtx[] = attempts.flatMap((a) => ctx.slice(a.start, a.end + 1));
   const gated = ctx.filter((_, i) => Number.isFinite(progress[i]!));
-  const view = estimateView(inReps.length ? inReps : gated.length ? gated : ctx);
-  const reps = attempts.map((a) => {
+  // Each rep is judged from the angle it was filmed at: a clip that moves from the front to the
+  // side (or a hand-held camera that drifts) must not judge side-on reps by front rules.
+  const repViews = attempts.map((a) => estimateView(ctx.slice(a.start, a.end + 1)));
+  const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx), repViews);
+  const reps = attempts.map((a, k) => {
     const frames = ctx.slice(a.start, a.end + 1);
-    // Each rep is judged from the angle it was filmed at: a clip that moves from the front to
-    // the side (or a hand-held camera that drifts) must not judge side-on reps by front rules.
-    const own = estimateView(frames);
+    const own = repViews[k]!;
     const repAngle = own === 'unknown' ? view : own;
     const rep: RepView = {
       frames, peak: a.peak - a.start, peakProgress: a.peakProgress, valid: a.valid,

@@ -102,3 +102,22 @@ export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
 
 /** The angle whose form rules apply: from the back the same frontal-plane faults show as from the front. */
 export const rulesView = (v: ViewAngle): CameraAngle => (v === 'back' ? 'front' : v);
+
+/**
+ * The clip's camera angle, given the angle over all its reps' frames and each rep's own. Most
+ * clips are filmed from one place, and the angle over all the reps is the steadiest reading. A
+ * clip whose reps fall into runs filmed from different places (a demo that fades from the front to
+ * the side, a camera carried round) is reported from where it starts: its first run of two or more
+ * reps, as the labels of such clips name it. A single rep read otherwise is noise, not a change.
+ */
+export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (ViewAngle | 'unknown')[]): ViewAngle | 'unknown' {
+  const runs: { view: ViewAngle; n: number }[] = [];
+  for (const v of repViews) {
+    if (v === 'unknown') continue;
+    const last = runs[runs.length - 1];
+    if (last && last.view === v) last.n++;
+    else runs.push({ view: v, n: 1 });
+  }
+  const settled = runs.filter((r) => r.n >= 2);
+  return settled.some((r) => r.view !== settled[0]!.view) ? settled[0]!.view : overall;
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { angleAt, quantile, smoothSeries, windowedScale, sideAngle } from '../../src/analysis/signals.js';
 import { buildContext } from '../../src/analysis/exercise.js';
 import { hipHeight, torsoLean, bodyLine } from '../../src/analysis/rules/common.js';
-import { classifyYaw, estimateView, yawOf } from '../../src/analysis/view.js';
+import { classifyYaw, estimateView, yawOf, clipView } from '../../src/analysis/view.js';
 import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
 
 const near = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} not within ${tol} of ${b}`);
@@ -79,4 +79,17 @@ test('camera angle: a shoulder line turned 45 deg to the image plane reads well 
   assert.ok(yawOf(f!) - flat >= 20, `turned 45 deg reads ${yawOf(f!)} against ${flat}`);
   assert.equal(classifyYaw(45, 1, 1), 'diagonal');
   assert.equal(classifyYaw(70, 1, 0.1), 'side');
+});
+
+test('a clip filmed from two places is named from where it starts; one odd rep is noise', () => {
+  const F = 'front', D = 'diagonal', S = 'side';
+  // A demo fading from the front to a diagonal to the side: its first run names it.
+  assert.equal(clipView(D, [F, F, F, D, D, D, S, S, S, S]), 'front');
+  assert.equal(clipView(S, [D, D, D, S, S, S]), 'diagonal');
+  // One rep read otherwise, at either end or between, does not make a change.
+  assert.equal(clipView(F, [F, F, F, F, D]), 'front');
+  assert.equal(clipView(D, [F, D, D, D, D]), 'diagonal');
+  assert.equal(clipView(F, [F, F, D, F, F]), 'front');
+  assert.equal(clipView(S, []), 'side');
+  assert.equal(clipView(F, ['unknown', F, F]), 'front');
 });
