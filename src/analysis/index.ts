@@ -69,7 +69,7 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
   };
 }
 
-export const ENGINE_VERSION = 'pose-engine/2';
+export const ENGINE_VERSION = 'pose-engine/3';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
