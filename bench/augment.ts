@@ -1,5 +1,5 @@
 // Variants of a clip that a partner's users could have filmed instead: mirrored, farther away,
-// with the phone tilted, hand-held and shaking, in a dim room, faster or slower. A robust engine
+// closer, with the phone tilted, hand-held and shaking, in a dim room, faster or slower. A robust engine
 // counts a variant the same as the original, so `npm run eval -- --tuning --augment all` measures
 // generalisation on clips we may look at without touching the holdout (bench/holdout.json).
 // Pictures are changed after decoding and before the pose model; speed is changed by sampling the
@@ -55,6 +55,7 @@ function similarity(f: Frame, s: number, deg: number, dx = 0, dy = 0): Frame {
 export const augmentations: Augmentation[] = [
   { name: 'mirror', what: 'filmed from the mirror side', frame: (f) => warp(f, (x, y) => [f.width - 1 - x, y]) },
   { name: 'far', what: 'camera twice as far: the person at 60% of the size', frame: (f) => similarity(f, 0.6, 0) },
+  { name: 'close', what: 'filmed closer: 1.35x, so feet or hands may leave the frame', frame: (f) => similarity(f, 1.35, 0) },
   { name: 'tilt', what: 'phone tilted by 8 degrees', frame: (f) => similarity(f, 1, 8) },
   {
     name: 'handheld', what: 'hand-held: the picture drifts and sways by up to 6% of the frame',
