@@ -3,8 +3,10 @@
 // four times, and grows by its 2 KB result when it completes), and that was ~80% of a rebuild. While
 // the bulk of the ledger is replayed into the fresh file, these three tables are folded here as
 // plain rows and each row is written once, when its entity is final (a job completed, failed or
-// cancelled; a spot claimed or expired) or when the bulk phase ends. The webhooks tables (few
-// events) and the last catch-up under the ledger lock go through the modules as usual.
+// cancelled; a spot claimed or expired) or when the bulk phase ends, by the writing thread
+// (bulk-replay.ts; this fold runs on the reading one, bulk-worker.ts). The webhooks tables (few
+// events; webhooksFilter() skips the job ends they cannot change) and the last catch-up under the
+// ledger lock go through the modules as usual.
 //
 // The fold must write exactly the rows the modules' SQL writes (`projections verify` compares every
 // column; test/projections/bulk.int.test.ts replays one ledger both ways). Anything it does not
@@ -12,10 +14,9 @@
 //  - an event about a row already written out goes to the module's SQL on that row;
 //  - an event type the fold does not know (one added after this file) first writes every folded row
 //    of the table out, then goes to the module's SQL.
-import type Database from 'better-sqlite3';
 import { keyIdOfStream } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
-import type { ApplyHooks } from './runner.js';
+import type { CompletedFields } from './canonical-json.js';
 
 type Row = Record<string, string | number | null>;
 type Data = Record<string, any>;
@@ -45,6 +46,27 @@ const ALL_TYPES = [
   'WebhookDeliverySucceeded', 'WebhookDeliveryFailed', 'WebhookRedeliveryRequested', 'IdempotentRequestStarted',
   'IdempotentResponseRecorded', 'IdempotentRequestReleased', 'VideoPurged',
 ];
+
+const KNOWN_TYPES = new Set(ALL_TYPES);
+const TERMINAL = new Set(['JobCompleted', 'JobFailed', 'JobCancelled']);
+const ENDPOINT_REGISTERED = 'WebhookEndpointRegistered';
+/** The event types webhooks.ts's SQL acts on: its own, and a job's end (for the endpoints of the job's key). */
+const WEBHOOK_TYPES = new Set([...TERMINAL, ...ALL_TYPES.filter((type) => type.startsWith('Webhook'))]);
+
+/**
+ * Which events the webhooks module must apply during a bulk replay. A job's end makes it look up
+ * the endpoints of the job's key (a SELECT per finished job, most of that module's cost); a key
+ * whose stream never registered one has none, so the module would change nothing. Types the list
+ * above does not know go to the module, as ever.
+ */
+export function webhooksFilter(): (e: RecordedEvent) => boolean {
+  const keysWithEndpoints = new Set<string>();
+  return (e) => {
+    if (e.type === ENDPOINT_REGISTERED) keysWithEndpoints.add(e.stream);
+    if (TERMINAL.has(e.type)) return keysWithEndpoints.has(e.stream);
+    return WEBHOOK_TYPES.has(e.type) || !KNOWN_TYPES.has(e.type);
+  };
+}
 
 /** Sets fields of an existing row (an UPDATE ... WHERE key = ? that finds no row changes nothing). */
 const update = (change: (row: Row, d: Data) => void, stamp: (e: RecordedEvent, d: Data) => string): Fold =>
@@ -135,7 +157,7 @@ const jobs = table({
     },
     JobLeaseExtended: update((row, d) => void (row.lease_until = d.leaseUntil), byDataAt),
     JobLeaseReleased: update((row, d) => void Object.assign(row, { worker: null, lease_until: d.at }), byDataAt),
-    JobCompleted: update((row, d) => void Object.assign(row, { status: 'completed', result: JSON.stringify(d.result), engine_version: d.engineVersion, lease_until: null }), byDataAt),
+    JobCompleted: update((row, d) => void Object.assign(row, { status: 'completed', result: resultJson(d), engine_version: d.engineVersion, lease_until: null }), byDataAt),
     JobFailed: update((row, d) => void Object.assign(row, { status: 'failed', error_code: d.errorCode, message: d.message, retryable: d.retryable ? 1 : 0, lease_until: null }), byDataAt),
     JobCancelled: update((row, d) => void Object.assign(row, { status: 'cancelled', cancelled_by: d.by, lease_until: null }), byDataAt),
     // updated_at stays: only the video is gone (normally the job is final and written out by now).
@@ -146,22 +168,45 @@ const jobs = table({
   },
 });
 
-export interface BulkFold extends ApplyHooks {
+/**
+ * JobCompleted data read off its stored text (canonical-json.ts proves resultJson is exactly
+ * JSON.stringify of the parsed result), so the result is never parsed to be stringified again.
+ * Only the folds above see it: an event that goes on to a module's SQL is parsed in full first.
+ */
+export class CompletedData {
+  constructor(readonly fields: CompletedFields) {}
+  get jobId() {
+    return this.fields.jobId;
+  }
+  get engineVersion() {
+    return this.fields.engineVersion;
+  }
+  get at() {
+    return this.fields.at;
+  }
+}
+
+const resultJson = (d: Data) => (d instanceof CompletedData ? d.fields.resultJson : JSON.stringify(d.result));
+
+/** The tables the fold writes, in the order of a sink's table index. */
+export const FOLDED = [keys, uploads, jobs].map((t) => ({ name: t.name, columns: t.columns }));
+
+/** Receives each row the fold has finished: FOLDED[table].columns' values, in that order. */
+export type RowSink = (table: number, values: unknown[]) => void;
+
+export interface BulkFold {
+  /** Folds the event into `table` (true), or false: the table's module must apply it with its SQL. */
+  intercept(table: string, e: RecordedEvent): boolean;
   /** Writes every folded row out; the modules' SQL projects everything after this. */
   finish(): void;
 }
 
-export function bulkFold(db: Database.Database): BulkFold {
+export function bulkFold(sink: RowSink): BulkFold {
   const ctx: Context = { keyHashes: new Set() };
-  const state = [keys, uploads, jobs].map((t) => ({
-    ...t,
-    rows: new Map<string, Row>(),
-    written: new Set<string>(),
-    insert: db.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`),
-  }));
+  const state = [keys, uploads, jobs].map((t, index) => ({ ...t, index, rows: new Map<string, Row>(), written: new Set<string>() }));
   const byName = new Map(state.map((t) => [t.name, t]));
   const writeOut = (t: (typeof state)[number], id: string, row: Row) => {
-    t.insert.run(t.columns.map((c) => row[c]));
+    sink(t.index, t.columns.map((c) => row[c]));
     t.rows.delete(id);
     t.written.add(id);
   };

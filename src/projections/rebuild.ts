@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { openReadModels } from './runner.js';
 import { fsyncFile, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
-import { bulkFold } from './bulk.js';
+import { bulkReplay } from './bulk-replay.js';
 
 export { RebuildBusyError } from './generations.js';
 
@@ -40,10 +40,8 @@ export interface RebuildReport {
 /** When fewer events than this remain, the next catch-up runs under the ledger lock. */
 const FENCE_WHEN_BEHIND = 2_000;
 
-/** Events replayed between two yields to the event loop. */
+/** Events replayed between two commits (and fsyncs) of the file while it is not live. */
 const ROUND = 50_000;
-/** Events read per page while the file is not live. */
-const BULK_BATCH = 5_000;
 
 /**
  * The file is not live until the swap, so a crash mid-build loses nothing a rerun cannot redo: no
@@ -77,7 +75,9 @@ function createWithPageSize(file: string, bytes: number): void {
   db.close();
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+// To the millisecond: a second rebuild within the same second (they take well under one on a small
+// ledger) must not reopen the generation the first one just made live.
+const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '');
 
 export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
   const clock = opts.clock ?? (() => new Date());
@@ -99,24 +99,20 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
       total = Math.max(total, upTo);
       opts.onProgress?.({ done, total, elapsedMs: Date.now() - started });
     };
-    // Catch up without the lock until the remainder is small, yielding between rounds so a server
-    // sharing this process keeps answering.
-    let position = 0;
-    // Keys, uploads and jobs are folded in memory and written once per row (bulk.ts says why).
-    const fold = bulkFold(target);
-    do {
-      // One transaction per round: each batch becomes a savepoint, so pages are written once per round.
-      target.exec('BEGIN');
-      position = replayInto(source, target, { onBatch, maxEvents: ROUND, batch: BULK_BATCH, hooks: fold });
-      target.exec('COMMIT');
-      // Write the round out now rather than all at the end: on ext4 (data=ordered) one big flush
-      // of a fresh file stalls every other fsync on the disk, the API's ledger appends included.
-      fsyncFile(file);
-      await new Promise((r) => setImmediate(r));
-    } while (source.lastPosition() - position > FENCE_WHEN_BEHIND);
-    target.transaction(() => fold.finish())();
+    // Catch up without the lock until the remainder is small, on two threads (bulk-replay.ts); keys,
+    // uploads and jobs are folded in memory and written once per row (bulk.ts says why). Each round
+    // is written out as it commits rather than all at the end: on ext4 (data=ordered) one big flush
+    // of a fresh file stalls every other fsync on the disk, the API's ledger appends included.
+    await bulkReplay(target, {
+      ledgerPath: opts.ledgerPath,
+      busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
+      fenceWhenBehind: FENCE_WHEN_BEHIND,
+      round: ROUND,
+      onRound: () => fsyncFile(file),
+      onPage: (n, head) => onBatch(n, head),
+    });
     restore();
-    position = replayInto(source, target, { onBatch });
+    let position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');
     // The index build and the last rounds are not on disk yet: make the file durable before anyone opens it.
     fsyncFile(file);

@@ -4,13 +4,13 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../events/store/port.js';
 import { upcast } from '../events/upcasters.js';
-import { applyBatch, checkpointOf, type ApplyHooks } from './runner.js';
+import { applyBatch, checkpointOf } from './runner.js';
 
 /** A row of the events table as an array (no per-row object with named keys: a replay reads millions). */
-type EventRow = [position: number, stream: string, revision: number, type: string, schemaVersion: number, data: string, recordedAt: string];
+export type EventRow = [position: number, stream: string, revision: number, type: string, schemaVersion: number, data: string, recordedAt: string];
 
 /** As the store's toRecorded(), from the array form. */
-function recorded(r: EventRow): RecordedEvent {
+export function recorded(r: EventRow): RecordedEvent {
   const lifted = upcast({ type: r[3], data: JSON.parse(r[5]), schemaVersion: r[4] });
   return { stream: r[1], revision: r[2], position: r[0], schemaVersion: lifted.schemaVersion, type: lifted.type, data: lifted.data, recordedAt: r[6] } as RecordedEvent;
 }
@@ -57,7 +57,7 @@ export const BATCH = 2_000;
 export function replayInto(
   source: LedgerSource,
   target: Database.Database,
-  opts: { upTo?: number; maxEvents?: number; batch?: number; onBatch?: (done: number, upTo: number) => void; hooks?: ApplyHooks } = {},
+  opts: { upTo?: number; maxEvents?: number; batch?: number; onBatch?: (done: number, upTo: number) => void } = {},
 ): number {
   const upTo = opts.upTo ?? source.lastPosition();
   let budget = opts.maxEvents ?? Infinity;
@@ -65,7 +65,7 @@ export function replayInto(
   while (budget > 0) {
     const rows = source.page(position, upTo, Math.min(opts.batch ?? BATCH, budget));
     if (rows.length === 0) break;
-    position = applyBatch(target, rows.map(recorded), opts.hooks);
+    position = applyBatch(target, rows.map(recorded));
     budget -= rows.length;
     opts.onBatch?.(rows.length, upTo);
   }

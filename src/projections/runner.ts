@@ -41,23 +41,23 @@ function addMissingColumns(db: Database.Database, table: string, columns: Readon
 export const checkpointOf = (db: Database.Database): number =>
   prepared<[], { position: number }>(db, 'SELECT position FROM checkpoint WHERE id = 1').get()?.position ?? 0;
 
-/** Lets a rebuild project some tables itself (projections/bulk.ts): true means the module's SQL is skipped. */
-export interface ApplyHooks {
-  intercept(table: string, e: RecordedEvent): boolean;
-}
-
 /** Applies a batch in one transaction, skipping anything at or below the checkpoint (idempotent). */
-export function applyBatch(db: Database.Database, events: readonly RecordedEvent[], hooks?: ApplyHooks): number {
+export function applyBatch(db: Database.Database, events: readonly RecordedEvent[]): number {
   return db.transaction(() => {
     let position = checkpointOf(db);
     for (const e of events) {
       if (e.position <= position) continue;
-      for (const m of modules) if (!hooks?.intercept(names.get(m)!, e)) m.apply(db, e);
+      for (const m of modules) m.apply(db, e);
       position = e.position;
     }
     prepared(db, 'UPDATE checkpoint SET position = ? WHERE id = 1').run(position);
     return position;
   }).immediate();
+}
+
+/** Applies one event with the named tables' modules only (a bulk replay folds the others itself, bulk.ts). */
+export function applyModules(db: Database.Database, e: RecordedEvent, tables: readonly string[]): void {
+  for (const m of modules) if (tables.includes(names.get(m)!)) m.apply(db, e);
 }
 
 export interface Projector {

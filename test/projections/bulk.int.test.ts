@@ -14,7 +14,7 @@ import { rebuild } from '../../src/projections/rebuild.js';
 import { openLedgerSource, replayInto } from '../../src/projections/replay.js';
 import { dump } from './support.js';
 
-/** Appends the odd cases to a fixture ledger, straight into its events table. */
+/** Appends the odd cases to a fixture ledger, straight into its events table (after the bulk of it, still in the rebuild's first pass). */
 function addOddCases(path: string): void {
   const db = new Database(path);
   const next = (stream: string) => (db.prepare<[string], { r: number | null }>('SELECT MAX(revision) AS r FROM events WHERE stream = ?').get(stream)?.r ?? -1) + 1;
@@ -43,6 +43,11 @@ function addOddCases(path: string): void {
   put('ledger-key_3', 'VideoPurged', { jobId: open, handle: 'h_2', at }); // while it is open (not today, but defined)
   put('ledger-key_3', 'SomethingNew', { jobId: open, handle: 'h_zero', at }); // a type the fold does not model
   put('ledger-key_3', 'JobFailed', { jobId: open, errorCode: 'analysis_failed', message: 'x', retryable: false, at });
+  // A key with a webhook endpoint: its job ends open deliveries (the fold skips the lookup only for keys without one).
+  put('ledger-key_4', 'WebhookEndpointRegistered', { endpointId: 'ep_1', url: 'https://example.com/h', events: ['job.completed', 'job.cancelled'], secret: 's', at });
+  put('ledger-key_4', 'JobQueued', { jobId: 'job_hooked', handle: 'h_hooked', exerciseId: 'squat', at });
+  put('ledger-key_4', 'JobCompleted', { jobId: 'job_hooked', result: { a: 1, '10': 'x', '9': [1.5] }, engineVersion: 'e/1', at });
+  put('ledger-key_4', 'JobCancelled', { jobId: 'job_other', by: 'partner', fromStatus: 'queued', at });
   db.close();
 }
 
@@ -64,6 +69,7 @@ test('a rebuild folding keys, uploads and jobs in memory gives the same rows as 
   const [a, b] = [dump(plain), dump(folded)];
   for (const table of Object.keys(a)) assert.deepEqual(b[table], a[table], table);
   assert.deepEqual(Object.keys(b).sort(), Object.keys(a).sort());
+  assert.equal(a.webhook_deliveries!.length, 2, 'the hooked key got its deliveries');
   plain.close();
   folded.close();
 });
