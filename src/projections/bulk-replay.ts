@@ -40,7 +40,12 @@ const MAX_IN_FLIGHT = 8;
  * out by then, so the modules' SQL can take over from that position.
  */
 export function bulkReplay(target: Database.Database, opts: BulkReplayOptions): Promise<number> {
-  const inserts = FOLDED.map((t) => target.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`));
+  // The column that comes as UTF-8 bytes is bound as a blob and stored as the text it encodes:
+  // CAST(blob AS TEXT) takes the bytes as they are, which is what binding the string would store.
+  const inserts = FOLDED.map((t) => {
+    const params = t.columns.map((_, i) => (i === t.bytes ? 'CAST(? AS TEXT)' : '?'));
+    return target.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${params.join(', ')})`);
+  });
   const setCheckpoint = prepared(target, 'UPDATE checkpoint SET position = ? WHERE id = 1');
   const inFlight = new SharedArrayBuffer(4);
   const pending = new Int32Array(inFlight);
@@ -51,10 +56,18 @@ export function bulkReplay(target: Database.Database, opts: BulkReplayOptions): 
   let sinceCommit = 0;
   const apply = (page: BulkPage) => {
     const ops = page.ops;
+    let cursor = 0;
     for (let i = 0; i < ops.length; ) {
       const table = ops[i] as number;
       if (table >= 0) {
-        inserts[table]!.run(ops[i + 1] as unknown[]);
+        const values = ops[i + 1] as unknown[];
+        const column = FOLDED[table]!.bytes;
+        const length = values[column];
+        if (typeof length === 'number') {
+          values[column] = Buffer.from(page.bytes, cursor, length);
+          cursor += length;
+        }
+        inserts[table]!.run(values);
         i += 2;
       } else {
         applyModules(target, ops[i + 1] as RecordedEvent, ops[i + 2] as string[]);

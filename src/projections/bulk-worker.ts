@@ -25,16 +25,50 @@ export interface BulkWorkerData {
 
 /**
  * One page's work. `ops` is flat, in ledger order: `table, values` for a finished row of
- * FOLDED[table], or `-1, event, tables` for an event the named tables' modules apply.
+ * FOLDED[table], or `-1, event, tables` for an event the named tables' modules apply. A row's
+ * FOLDED[table].bytes column holds, when it is a string, its UTF-8 length instead: the text itself
+ * is next in `bytes` (rows in order, back to back).
  */
 export interface BulkPage {
   ops: unknown[];
+  bytes: ArrayBuffer;
   /** Events read in this page; the position of the last one. */
   events: number;
   position: number;
   /** The ledger's head when the page was read (progress), and whether this is the last page. */
   head: number;
   done: boolean;
+}
+
+/**
+ * The long texts of a page as UTF-8, moved to the writing thread without a copy (a transferred
+ * ArrayBuffer). Posted as strings, the 2 KB results cost more to clone on both threads than to
+ * fold, and the writer binds the bytes as they are (bulk-replay.ts).
+ */
+class PageBytes {
+  private buf = new Uint8Array(1 << 22);
+  private used = 0;
+  private readonly encoder = new TextEncoder();
+
+  /** Appends `text`, returns its length in bytes. */
+  put(text: string): number {
+    const worst = text.length * 3;
+    if (this.used + worst > this.buf.length) {
+      const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.used + worst));
+      bigger.set(this.buf.subarray(0, this.used));
+      this.buf = bigger;
+    }
+    const { written } = this.encoder.encodeInto(text, this.buf.subarray(this.used));
+    this.used += written;
+    return written;
+  }
+
+  /** The page's bytes in a buffer of their own (to transfer); the working buffer is reused. */
+  take(): ArrayBuffer {
+    const taken = this.buf.slice(0, this.used).buffer;
+    this.used = 0;
+    return taken;
+  }
 }
 
 /** JobCompleted without parsing its result when canonical-json.ts can prove the copy exact. */
@@ -58,13 +92,20 @@ function run(opts: BulkWorkerData): void {
       )
       .raw(true);
     let ops: unknown[] = [];
-    const fold = bulkFold((table, values) => ops.push(table, values));
+    const bytes = new PageBytes();
+    const fold = bulkFold((table, values) => {
+      const column = FOLDED[table]!.bytes;
+      const text = values[column];
+      if (typeof text === 'string') values[column] = bytes.put(text);
+      ops.push(table, values);
+    });
     const toWebhooks = webhooksFilter();
-    const post = (p: Omit<BulkPage, 'ops'>) => {
+    const post = (p: Omit<BulkPage, 'ops' | 'bytes'>) => {
       // Back-pressure: the writer is the slower half; without it the whole ledger would queue up in memory.
       for (let n = Atomics.load(inFlight, 0); n >= opts.maxInFlight; n = Atomics.load(inFlight, 0)) Atomics.wait(inFlight, 0, n);
       Atomics.add(inFlight, 0, 1);
-      parentPort!.postMessage({ ...p, ops } satisfies BulkPage);
+      const buffer = bytes.take();
+      parentPort!.postMessage({ ...p, ops, bytes: buffer } satisfies BulkPage, [buffer]);
       ops = [];
     };
 
@@ -76,10 +117,9 @@ function run(opts: BulkWorkerData): void {
         if (rows.length === 0) break;
         for (const r of rows) {
           let e = decode(r);
-          const tables: string[] = [];
-          for (const t of FOLDED) if (!fold.intercept(t.name, e)) tables.push(t.name);
-          if (toWebhooks(e)) tables.push('webhooks');
-          if (tables.length === 0) continue;
+          let tables = fold.fold(e);
+          if (toWebhooks(e)) (tables ??= []).push('webhooks');
+          if (!tables) continue;
           // The modules get the event as the live projection does, whatever decode() left out.
           if (e.data instanceof CompletedData) e = recorded(r);
           ops.push(-1, e, tables);

@@ -35,8 +35,6 @@ interface Table {
   /** Event types after which the row is final (written out and forgotten). */
   final: ReadonlySet<string>;
   folds: Record<string, Fold>;
-  /** Event types known to leave this table alone. */
-  ignores: ReadonlySet<string>;
 }
 
 const ALL_TYPES = [
@@ -79,13 +77,10 @@ const update = (change: (row: Row, d: Data) => void, stamp: (e: RecordedEvent, d
 const byRecordedAt = (e: RecordedEvent) => e.recordedAt;
 const byDataAt = (_: RecordedEvent, d: Data) => d.at as string;
 
-function table(t: Omit<Table, 'ignores'>): Table {
-  return { ...t, ignores: new Set(ALL_TYPES.filter((type) => !(type in t.folds))) };
-}
 
 // identity.ts
 const keyStatus = (to: string): Fold => update((row) => void (row.status = row.status === 'revoked' ? 'revoked' : to), byRecordedAt);
-const keys = table({
+const keys: Table = {
   name: 'keys',
   key: 'key_id',
   columns: ['key_id', 'partner_id', 'partner_name', 'key_hash', 'status', 'limit_n', 'used', 'held', 'created_at', 'updated_at'],
@@ -107,10 +102,10 @@ const keys = table({
     JobFailed: update((row) => void ((row.held = (row.held as number) - 1), (row.used = (row.used as number) + 1)), byRecordedAt),
     JobCancelled: update((row) => void (row.held = (row.held as number) - 1), byRecordedAt),
   },
-});
+};
 
 // uploads.ts
-const uploads = table({
+const uploads: Table = {
   name: 'uploads',
   key: 'handle',
   columns: ['handle', 'key_id', 'state', 'expires_at', 'size', 'job_id', 'exercise_id', 'minted_at', 'updated_at'],
@@ -133,10 +128,10 @@ const uploads = table({
       Object.assign(row, { state: 'expired', updated_at: d.at });
     },
   },
-});
+};
 
 // jobs.ts
-const jobs = table({
+const jobs: Table = {
   name: 'jobs',
   key: 'job_id',
   columns: ['job_id', 'key_id', 'handle', 'exercise_id', 'status', 'attempt', 'worker', 'lease_until', 'result', 'engine_version', 'error_code', 'message', 'cancelled_by', 'seq', 'created_at', 'updated_at', 'retryable', 'video_purged_at', 'started_seq'],
@@ -166,7 +161,7 @@ const jobs = table({
       if (row) row.video_purged_at = d.at;
     },
   },
-});
+};
 
 /**
  * JobCompleted data read off its stored text (canonical-json.ts proves resultJson is exactly
@@ -188,15 +183,22 @@ export class CompletedData {
 
 const resultJson = (d: Data) => (d instanceof CompletedData ? d.fields.resultJson : JSON.stringify(d.result));
 
-/** The tables the fold writes, in the order of a sink's table index. */
-export const FOLDED = [keys, uploads, jobs].map((t) => ({ name: t.name, columns: t.columns }));
+/**
+ * The tables the fold writes, in the order of a sink's table index. `bytes`: the column (index)
+ * whose text crosses from the reading thread to the writing one as UTF-8 bytes (bulk-worker.ts says
+ * why): the jobs' 2 KB results, most of the bytes a rebuild writes. -1: none.
+ */
+export const FOLDED = [keys, uploads, jobs].map((t) => ({ name: t.name, columns: t.columns, bytes: t === jobs ? t.columns.indexOf('result') : -1 }));
 
 /** Receives each row the fold has finished: FOLDED[table].columns' values, in that order. */
 export type RowSink = (table: number, values: unknown[]) => void;
 
 export interface BulkFold {
-  /** Folds the event into `table` (true), or false: the table's module must apply it with its SQL. */
-  intercept(table: string, e: RecordedEvent): boolean;
+  /**
+   * Folds the event into the tables that model it. Returns the tables whose modules must still
+   * apply it with their SQL (undefined: none of keys, uploads and jobs).
+   */
+  fold(e: RecordedEvent): string[] | undefined;
   /** Writes every folded row out; the modules' SQL projects everything after this. */
   finish(): void;
 }
@@ -204,34 +206,38 @@ export interface BulkFold {
 export function bulkFold(sink: RowSink): BulkFold {
   const ctx: Context = { keyHashes: new Set() };
   const state = [keys, uploads, jobs].map((t, index) => ({ ...t, index, rows: new Map<string, Row>(), written: new Set<string>() }));
-  const byName = new Map(state.map((t) => [t.name, t]));
-  const writeOut = (t: (typeof state)[number], id: string, row: Row) => {
+  type State = (typeof state)[number];
+  // Per event type, the tables that fold it (the others ignore it), looked up once per event.
+  const routes = new Map(ALL_TYPES.map((type) => [type, state.filter((t) => type in t.folds).map((t) => ({ t, fold: t.folds[type]!, final: t.final.has(type) }))]));
+  const writeOut = (t: State, id: string, row: Row) => {
     sink(t.index, t.columns.map((c) => row[c]));
     t.rows.delete(id);
     t.written.add(id);
   };
-  const flush = (t: (typeof state)[number]) => {
+  const flush = (t: State) => {
     for (const [id, row] of t.rows) writeOut(t, id, row);
   };
   return {
-    intercept(name, e) {
-      const t = byName.get(name);
-      if (!t) return false;
-      if (t.ignores.has(e.type)) return true;
-      const fold = t.folds[e.type];
-      if (!fold) {
-        flush(t);
-        return false;
+    fold(e) {
+      const route = routes.get(e.type);
+      if (!route) {
+        // A type this file does not know: every table's rows out, then the modules' SQL.
+        for (const t of state) flush(t);
+        return state.map((t) => t.name);
       }
+      let sql: string[] | undefined;
       const d = e.data as Data;
-      const id = t.idOf(e, d);
-      if (t.written.has(id)) return false;
-      fold(t.rows, id, e, d, ctx);
-      if (t.final.has(e.type)) {
-        const row = t.rows.get(id);
+      for (const { t, fold, final } of route) {
+        const id = t.idOf(e, d);
+        if (t.written.has(id)) {
+          (sql ??= []).push(t.name);
+          continue;
+        }
+        fold(t.rows, id, e, d, ctx);
+        const row = final ? t.rows.get(id) : undefined;
         if (row) writeOut(t, id, row);
       }
-      return true;
+      return sql;
     },
     finish() {
       for (const t of state) flush(t);

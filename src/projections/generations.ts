@@ -1,6 +1,7 @@
 // The files behind DATA_DIR/read-models.db: generation files, the symlink that names the live one,
 // and the lock that keeps rebuilds of one DATA_DIR one at a time. rebuild.ts says why a symlink.
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Atomically points the live path at `file` and drops the generation it pointed at before. */
@@ -49,6 +50,16 @@ export function removeLeftovers(livePath: string): void {
 }
 
 const fsyncDir = (dir: string) => fsyncFile(dir);
+
+/** fsyncFile on the thread pool, for a thread that has other work meanwhile. */
+export async function fsyncFileLater(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 export function fsyncFile(path: string): void {
   const fd = openSync(path, 'r');

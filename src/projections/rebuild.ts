@@ -13,7 +13,7 @@
 // appenders wait a few milliseconds (busy timeout), readers never wait.
 import Database from 'better-sqlite3';
 import { openReadModels } from './runner.js';
-import { fsyncFile, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
+import { fsyncFile, fsyncFileLater, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
 import { bulkReplay } from './bulk-replay.js';
 
@@ -102,15 +102,21 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     // Catch up without the lock until the remainder is small, on two threads (bulk-replay.ts); keys,
     // uploads and jobs are folded in memory and written once per row (bulk.ts says why). Each round
     // is written out as it commits rather than all at the end: on ext4 (data=ordered) one big flush
-    // of a fresh file stalls every other fsync on the disk, the API's ledger appends included.
+    // of a fresh file stalls every other fsync on the disk, the API's ledger appends included. The
+    // thread pool syncs, one round at a time, while this thread goes on writing.
+    let flushed: Promise<void> = Promise.resolve();
     await bulkReplay(target, {
       ledgerPath: opts.ledgerPath,
       busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
       fenceWhenBehind: FENCE_WHEN_BEHIND,
       round: ROUND,
-      onRound: () => fsyncFile(file),
+      onRound: () => {
+        flushed = flushed.then(() => fsyncFileLater(file));
+        flushed.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+      },
       onPage: (n, head) => onBatch(n, head),
     });
+    await flushed;
     restore();
     let position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');
