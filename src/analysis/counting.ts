@@ -11,8 +11,13 @@
 import { segmentReps, type Attempt, type Thresholds } from './reps.js';
 import { quantile, smoothSeries } from './signals.js';
 
-/** Hysteresis thresholds in units of the shot's own range (0 = its rest, 1 = its typical peak). */
-export const relativeThresholds: Thresholds = { enter: 0.4, exit: 0.25, full: 0.65 };
+/**
+ * Hysteresis thresholds in units of the shot's own range (0 = its rest, 1 = its typical peak). A
+ * rep reaching 55% of the set's typical range counts: a shallower rep in a set is still a rep to
+ * whoever counts it (its range rule flags it); 0.65 lost such reps when the same clip was filmed
+ * closer (bench/augment.ts).
+ */
+export const relativeThresholds: Thresholds = { enter: 0.4, exit: 0.25, full: 0.55 };
 
 /** A shot whose progress spans less than this (absolute) has no repetitions: it is noise. */
 export const MIN_RANGE = 0.3;
