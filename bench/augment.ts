@@ -68,6 +68,15 @@ export const augmentations: Augmentation[] = [
     name: 'dim', what: 'a dim room: a third of the contrast, darker',
     frame: (f) => ({ ...f, rgb: f.rgb.map((v) => 20 + Math.round(v * 0.35)) }),
   },
+  {
+    name: 'rough', what: 'all at once: farther (75%), hand-held, dim, and 1.2x faster',
+    frame: (f) => {
+      const t = f.timeMs / 1000, a = 0.04 * Math.min(f.width, f.height);
+      const moved = similarity(f, 0.75, 2 * Math.sin(2 * Math.PI * t / 3.1), a * Math.sin(2 * Math.PI * t / 1.7), a * Math.sin(2 * Math.PI * t / 2.3 + 1));
+      return { ...moved, rgb: moved.rgb.map((v) => 20 + Math.round(v * 0.45)) };
+    },
+    speed: 1.2,
+  },
   { name: 'fast', what: 'reps 1.4x faster', speed: 1.4 },
   { name: 'slow', what: 'reps 0.7x as fast', speed: 0.7 },
 ];

@@ -5,7 +5,7 @@
 //   --json FILE      also write the per-clip rows as JSON (for diffs between engine versions)
 //   --cache DIR      keep each clip's poses in DIR (keyed by engine version) and reuse them, so a
 //                    change to counting, view or rules re-runs in seconds without the model
-//   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far, close, tilt,
+//   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far, close, tilt, rough,
 //                    handheld, dim, fast, slow, or all) and report how often the count holds
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
