@@ -14,7 +14,7 @@
 //  - an event about a row already written out goes to the module's SQL on that row;
 //  - an event type the fold does not know (one added after this file) first writes every folded row
 //    of the table out, then goes to the module's SQL.
-import { keyIdOfStream } from '../events/ledger.js';
+import { keyIdOfStream, type LedgerEventType } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
 import type { CompletedFields } from './canonical-json.js';
 
@@ -43,9 +43,12 @@ const ALL_TYPES = [
   'JobCancelled', 'WebhookEndpointRegistered', 'WebhookEndpointRemoved', 'WebhookDeliveryAttempted',
   'WebhookDeliverySucceeded', 'WebhookDeliveryFailed', 'WebhookRedeliveryRequested', 'IdempotentRequestStarted',
   'IdempotentResponseRecorded', 'IdempotentRequestReleased', 'VideoPurged',
-];
+] as const satisfies readonly LedgerEventType[];
+/** Compiles only while ALL_TYPES lists every ledger event type (one it missed would be replayed as unknown: right, but slowly). */
+const listsEveryType: Exclude<LedgerEventType, (typeof ALL_TYPES)[number]> extends never ? true : false = true;
+void listsEveryType;
 
-const KNOWN_TYPES = new Set(ALL_TYPES);
+const KNOWN_TYPES = new Set<string>(ALL_TYPES);
 const TERMINAL = new Set(['JobCompleted', 'JobFailed', 'JobCancelled']);
 const ENDPOINT_REGISTERED = 'WebhookEndpointRegistered';
 /** The event types webhooks.ts's SQL acts on: its own, and a job's end (for the endpoints of the job's key). */
@@ -54,14 +57,15 @@ const WEBHOOK_TYPES = new Set([...TERMINAL, ...ALL_TYPES.filter((type) => type.s
 /**
  * Which events the webhooks module must apply during a bulk replay. A job's end makes it look up
  * the endpoints of the job's key (a SELECT per finished job, most of that module's cost); a key
- * whose stream never registered one has none, so the module would change nothing. Types the list
+ * that never registered one has none, so the module would change nothing. Types the list
  * above does not know go to the module, as ever.
  */
 export function webhooksFilter(): (e: RecordedEvent) => boolean {
   const keysWithEndpoints = new Set<string>();
   return (e) => {
-    if (e.type === ENDPOINT_REGISTERED) keysWithEndpoints.add(e.stream);
-    if (TERMINAL.has(e.type)) return keysWithEndpoints.has(e.stream);
+    // By key id, as the module matches endpoints to a job's end.
+    if (e.type === ENDPOINT_REGISTERED) keysWithEndpoints.add(keyIdOfStream(e.stream));
+    if (TERMINAL.has(e.type)) return keysWithEndpoints.has(keyIdOfStream(e.stream));
     return WEBHOOK_TYPES.has(e.type) || !KNOWN_TYPES.has(e.type);
   };
 }

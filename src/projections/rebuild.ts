@@ -57,8 +57,12 @@ export function bulkLoadMode(db: Database.Database): () => void {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -131072');
+  // Building an index scans the whole table (the jobs' 2 KB results included) once per index:
+  // through a memory map SQLite reads the pages where they are instead of copying each one in.
+  db.pragma('mmap_size = 1073741824');
   return () => {
     for (const ix of indexes) db.exec(ix.sql);
+    db.pragma('mmap_size = 0');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
   };
