@@ -6,7 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const videosDir = resolve(repoRoot, '../shared/videos');
+/** ../shared/videos beside the repository; SHARED_VIDEOS_DIR overrides it (as for `npm run eval`). */
+export const videosDir = process.env.SHARED_VIDEOS_DIR ? resolve(process.env.SHARED_VIDEOS_DIR) : resolve(repoRoot, '../shared/videos');
 export const haveVideos = existsSync(join(videosDir, 'labels.json'));
 export const NO_VIDEOS = `${videosDir} is absent (a fresh clone): the real-video tests need the shared clips`;
 
