@@ -1,7 +1,8 @@
-// The bulk phase of `projections rebuild`: replays the ledger into the fresh (not yet live) file on
-// two threads. A rebuild is half reading (SQLite rows, JSON, the in-memory fold) and half writing
-// (SQLite inserts, page writes), and one thread did both in turn; bulk-worker.ts reads and folds
-// while this thread writes what it posts, so the two halves overlap on two cores.
+// The bulk phase of `projections rebuild`: replays the ledger into the fresh (not yet live) file.
+// A rebuild is half reading (SQLite rows, JSON, the in-memory fold: bulk-read.ts) and half writing
+// (SQLite inserts, page writes: here). With `threads: 2` the reading half runs on a worker thread
+// (bulk-worker.ts) and the two halves overlap on two cores; inline, one thread does both in turn,
+// without the cost of handing pages between threads.
 //
 // The ledger order is kept: pages are applied in the order read, and within a page the ops are in
 // the order the fold produced them, so a module's SQL on a row always runs after the row's insert.
@@ -11,7 +12,8 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../events/store/port.js';
 import { FOLDED } from './bulk.js';
-import type { BulkPage, BulkWorkerData } from './bulk-worker.js';
+import { bulkRead, type BulkPage, type BulkReadOptions } from './bulk-read.js';
+import type { BulkWorkerData, PostedPage } from './bulk-worker.js';
 import { applyModules } from './runner.js';
 import { prepared } from './statements.js';
 
@@ -24,6 +26,8 @@ export interface BulkReplayOptions {
   round: number;
   onRound: () => void;
   onPage?: (events: number, head: number) => void;
+  /** 2: read on a worker thread while this one writes; 1: both here. */
+  threads: 1 | 2;
 }
 
 /** The worker's file, with this file's extension (.ts from the sources), started by a plain-JS bootstrap (it says why). */
@@ -42,67 +46,96 @@ const MAX_IN_FLIGHT = 8;
  * within `fenceWhenBehind` of the head; returns the target's checkpoint. Every folded row is written
  * out by then, so the modules' SQL can take over from that position.
  */
-export function bulkReplay(target: Database.Database, opts: BulkReplayOptions): Promise<number> {
-  // The column that comes as UTF-8 bytes is bound as a blob and stored as the text it encodes:
-  // CAST(blob AS TEXT) takes the bytes as they are, which is what binding the string would store.
+export async function bulkReplay(target: Database.Database, opts: BulkReplayOptions): Promise<number> {
+  const read: BulkReadOptions = { ledgerPath: opts.ledgerPath, busyTimeoutMs: opts.busyTimeoutMs, fenceWhenBehind: opts.fenceWhenBehind, pageSize: PAGE };
+  const writer = pageWriter(target, opts);
+  target.exec('BEGIN');
+  try {
+    if (opts.threads === 2) await onWorker(read, writer);
+    else {
+      let sinceYield = 0;
+      for (const page of bulkRead(read)) {
+        writer.apply(page);
+        // Between rounds, let a server sharing this process answer.
+        if ((sinceYield += page.events) >= opts.round) {
+          sinceYield = 0;
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+    }
+    return writer.position();
+  } catch (err) {
+    if (target.inTransaction) target.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** Applies pages to the target in one transaction per round; the caller has begun the first. */
+function pageWriter(target: Database.Database, opts: BulkReplayOptions) {
+  // The column that may come as UTF-8 bytes is bound as a blob and stored as the text it encodes:
+  // CAST(blob AS TEXT) takes the bytes as they are, which is what binding the string would store
+  // (and a string it leaves as it is).
   const inserts = FOLDED.map((t) => {
     const params = t.columns.map((_, i) => (i === t.bytes ? 'CAST(? AS TEXT)' : '?'));
     return target.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${params.join(', ')})`);
   });
   const setCheckpoint = prepared(target, 'UPDATE checkpoint SET position = ? WHERE id = 1');
-  const inFlight = new SharedArrayBuffer(4);
-  const pending = new Int32Array(inFlight);
-  const data: BulkWorkerData = { entry: WORKER, ledgerPath: opts.ledgerPath, busyTimeoutMs: opts.busyTimeoutMs, fenceWhenBehind: opts.fenceWhenBehind, pageSize: PAGE, inFlight, maxInFlight: MAX_IN_FLIGHT };
-  const worker = new Worker(BOOT, { workerData: data });
-
   let position = 0;
   let sinceCommit = 0;
-  const apply = (page: BulkPage) => {
-    const ops = page.ops;
-    let cursor = 0;
-    for (let i = 0; i < ops.length; ) {
-      const table = ops[i] as number;
-      if (table >= 0) {
-        const values = ops[i + 1] as unknown[];
-        const column = FOLDED[table]!.bytes;
-        const length = values[column];
-        if (typeof length === 'number') {
-          values[column] = Buffer.from(page.bytes, cursor, length);
-          cursor += length;
+  return {
+    position: () => position,
+    apply(page: BulkPage | PostedPage) {
+      const ops = page.ops;
+      let cursor = 0;
+      for (let i = 0; i < ops.length; ) {
+        const table = ops[i] as number;
+        if (table >= 0) {
+          const values = ops[i + 1] as unknown[];
+          const column = FOLDED[table]!.bytes;
+          const length = values[column];
+          if (typeof length === 'number') {
+            values[column] = Buffer.from((page as PostedPage).bytes, cursor, length);
+            cursor += length;
+          }
+          inserts[table]!.run(values);
+          i += 2;
+        } else {
+          applyModules(target, ops[i + 1] as RecordedEvent, ops[i + 2] as string[]);
+          i += 3;
         }
-        inserts[table]!.run(values);
-        i += 2;
-      } else {
-        applyModules(target, ops[i + 1] as RecordedEvent, ops[i + 2] as string[]);
-        i += 3;
       }
-    }
-    position = page.position;
-    setCheckpoint.run(position);
-    sinceCommit += page.events;
-    if (sinceCommit >= opts.round || page.done) {
-      target.exec('COMMIT');
-      opts.onRound();
-      sinceCommit = 0;
-      if (!page.done) target.exec('BEGIN');
-    }
-    opts.onPage?.(page.events, page.head);
+      position = page.position;
+      setCheckpoint.run(position);
+      sinceCommit += page.events;
+      if (sinceCommit >= opts.round || page.done) {
+        target.exec('COMMIT');
+        opts.onRound();
+        sinceCommit = 0;
+        if (!page.done) target.exec('BEGIN');
+      }
+      opts.onPage?.(page.events, page.head);
+    },
   };
+}
 
-  return new Promise<number>((resolve, reject) => {
+/** Runs bulkRead on a worker thread and applies the pages it posts, in order, as they come. */
+function onWorker(read: BulkReadOptions, writer: ReturnType<typeof pageWriter>): Promise<void> {
+  const inFlight = new SharedArrayBuffer(4);
+  const pending = new Int32Array(inFlight);
+  const data: BulkWorkerData = { ...read, entry: WORKER, inFlight, maxInFlight: MAX_IN_FLIGHT };
+  const worker = new Worker(BOOT, { workerData: data });
+  return new Promise<void>((resolve, reject) => {
     let finished = false;
     const fail = (err: unknown) => {
       if (finished) return;
       finished = true;
-      if (target.inTransaction) target.exec('ROLLBACK');
       void worker.terminate();
       reject(err);
     };
-    target.exec('BEGIN');
-    worker.on('message', (page: BulkPage) => {
+    worker.on('message', (page: PostedPage) => {
       if (finished) return;
       try {
-        apply(page);
+        writer.apply(page);
       } catch (err) {
         return fail(err);
       }
@@ -110,7 +143,7 @@ export function bulkReplay(target: Database.Database, opts: BulkReplayOptions): 
       Atomics.notify(pending, 0);
       if (page.done) {
         finished = true;
-        resolve(position);
+        resolve();
       }
     });
     worker.on('error', fail);
