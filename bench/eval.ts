@@ -5,19 +5,19 @@
 //   --json FILE      also write the per-clip rows as JSON (for diffs between engine versions)
 //   --cache DIR      keep each clip's poses in DIR (keyed by engine version) and reuse them, so a
 //                    change to counting, view or rules re-runs in seconds without the model
-//   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far, close, tilt, rough,
-//                    handheld, dim, fast, slow, or all) and report how often the count holds
+//   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far,
+//                    close, tilt, handheld, dim, fast, slow, rough, or all) and report how often
+//                    each clip keeps its count
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPoseEngine, type ExtractedPoses, type PoseEngine } from '../src/analysis/index.js';
+import { createPoseEngine, ENGINE_FPS, type ExtractedPoses, type PoseEngine } from '../src/analysis/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
 import type { PackedPose } from '../src/analysis/pose.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
-import { ENGINE_FPS } from '../src/analysis/index.js';
 import { pickAugmentations, type Augmentation } from './augment.js';
 
 export interface Label {
