@@ -147,6 +147,19 @@ test('a one-frame jump of the torso by more than its length is implausible', () 
   assert.equal(implausibleJump(side(0), side(300)), true);
 });
 
+test('a torso seen head-on (a push-up filmed from the front) is sized by its width, not its foreshortened length', () => {
+  // Shoulders 120 px apart, hips 12 px below them: the torso points at the camera.
+  const headOn = (dy: number, len = 12): Keypoint[] => {
+    const kps = Array.from({ length: KP_COUNT }, () => ({ x: 0, y: 0, score: 0.9 }));
+    kps[KP.leftShoulder] = { x: 100, y: 200 + dy, score: 0.9 }; kps[KP.rightShoulder] = { x: 220, y: 200 + dy, score: 0.9 };
+    kps[KP.leftHip] = { x: 120, y: 200 + dy + len, score: 0.9 }; kps[KP.rightHip] = { x: 200, y: 200 + dy + len, score: 0.9 };
+    return kps;
+  };
+  // The body rising 40 px at the top of a rep, the torso's apparent length doubling: the same person.
+  assert.equal(implausibleJump(headOn(0), headOn(-40, 24)), false);
+  assert.equal(implausibleJump(headOn(0), headOn(-400)), true);
+});
+
 test('packPose keeps 23 keypoints and the cut flag; 17-point poses read the extras as unseen', () => {
   const kps = Array.from({ length: 17 }, (_, i) => ({ x: i, y: i * 2, score: 0.5 }));
   const pose = { timeMs: 100, width: 10, height: 10, keypoints: kps, cut: true };

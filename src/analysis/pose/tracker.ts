@@ -26,16 +26,21 @@ const DETECT_EVERY = 3;
 /** Where the time goes, summed over a video (milliseconds). */
 export interface PoseTimings { frames: number; warpMs: number; detectorMs: number; landmarkMs: number; detections: number; landmarkRuns: number; cuts: number }
 
-/** Torso centre and length from whichever shoulders and hips are seen (one side in a side view). */
+/**
+ * Torso centre and size from whichever shoulders and hips are seen (one side in a side view). The
+ * size is the torso's length or its width, whichever is larger: seen head-on in a push-up the
+ * torso is foreshortened to almost nothing, and a jump measured in such lengths rejected the
+ * right person (who was then lost for half a second at the top of every rep).
+ */
 function torso(kps: readonly Keypoint[]): { x: number; y: number; len: number } | null {
-  const mid = (a: Keypoint, b: Keypoint) => {
-    const seen = [a, b].filter((p) => p.score >= 0.3);
-    if (!seen.length) return null;
-    return { x: seen.reduce((s, p) => s + p.x, 0) / seen.length, y: seen.reduce((s, p) => s + p.y, 0) / seen.length };
-  };
-  const sh = mid(kps[KP.leftShoulder]!, kps[KP.rightShoulder]!), hip = mid(kps[KP.leftHip]!, kps[KP.rightHip]!);
+  const seen = (a: Keypoint, b: Keypoint) => [a, b].filter((p) => p.score >= 0.3);
+  const mid = (ps: Keypoint[]) => ps.length ? { x: ps.reduce((s, p) => s + p.x, 0) / ps.length, y: ps.reduce((s, p) => s + p.y, 0) / ps.length } : null;
+  const width = (ps: Keypoint[]) => (ps.length === 2 ? Math.hypot(ps[0]!.x - ps[1]!.x, ps[0]!.y - ps[1]!.y) : 0);
+  const shs = seen(kps[KP.leftShoulder]!, kps[KP.rightShoulder]!), hips = seen(kps[KP.leftHip]!, kps[KP.rightHip]!);
+  const sh = mid(shs), hip = mid(hips);
   if (!sh || !hip) return null;
-  return { x: (sh.x + hip.x) / 2, y: (sh.y + hip.y) / 2, len: Math.max(1, Math.hypot(sh.x - hip.x, sh.y - hip.y)) };
+  const len = Math.max(1, Math.hypot(sh.x - hip.x, sh.y - hip.y), width(shs), width(hips));
+  return { x: (sh.x + hip.x) / 2, y: (sh.y + hip.y) / 2, len };
 }
 
 /** True when `next` cannot be the same body as `prev` one frame later. */
@@ -88,9 +93,13 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
     if (cut) { t.cuts++; roi = null; prev = null; lostFrames = 0; }
     const lastRoi = roi;
     let lm: Landmarks | null = null;
+    // A confident tracked pose that moved implausibly far is re-checked by the detector; when the
+    // detector finds no one convincing either, the tracked pose stands (it is still the best read).
+    let jumped: Landmarks | null = null;
     if (roi) {
       lm = await landmarksAt(frame, roi);
-      if (lm.presence < MIN_PRESENCE || (prev && implausibleJump(prev, lm.keypoints))) lm = null;
+      if (lm.presence >= MIN_PRESENCE && prev && implausibleJump(prev, lm.keypoints)) jumped = lm;
+      if (lm.presence < MIN_PRESENCE || jumped) lm = null;
     }
     // An empty scene (before the person walks in) costs a detector run per frame; after a short
     // grace it is searched every few frames only. A cut always searches at once.
@@ -106,6 +115,7 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
         r = fresh.nextRoi;
       }
     }
+    lm ??= jumped;
     lostFrames = lm ? 0 : lostFrames + 1;
     roi = lm ? lm.nextRoi : null;
     prev = lm ? lm.keypoints : null;
