@@ -18,6 +18,7 @@ import { LANDMARK_RANGE, LANDMARK_SIZE } from '../src/analysis/pose/landmarks.js
 import { fullFrameRoi, warpRoi } from '../src/analysis/pose/roi.js';
 import * as ort from 'onnxruntime-node';
 import { defaultModelDir } from '../src/analysis/pose/models.js';
+import { readModel } from '../src/analysis/pose/packed-model.js';
 
 function handler(dir: string, name: string): tf.io.IOHandler {
   return {
@@ -50,8 +51,8 @@ async function main() {
   const tfDet = await loadGraphModel(handler(tfjsDir, 'blazepose-detector'));
   const tfLm = await loadGraphModel(handler(tfjsDir, 'blazepose-full'));
   const opts = { intraOpNumThreads: 1, interOpNumThreads: 1 };
-  const onDet = await ort.InferenceSession.create(join(defaultModelDir, 'blazepose-detector.onnx'), opts);
-  const onLm = await ort.InferenceSession.create(join(defaultModelDir, 'blazepose-full.onnx'), opts);
+  const onDet = await ort.InferenceSession.create(readModel(defaultModelDir, 'blazepose-detector'), opts);
+  const onLm = await ort.InferenceSession.create(readModel(defaultModelDir, 'blazepose-full'), opts);
 
   // Absolute difference, and relative to max(1, |value|): the detector's raw regressors reach
   // millions on anchors far from anyone, where float32 rounding alone differs by more than 1.

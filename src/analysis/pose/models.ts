@@ -1,12 +1,13 @@
-// Loads the vendored BlazePose ONNX models (detector + full landmark model) on onnxruntime-node's
-// CPU provider, one thread each: jobs run in parallel on a 2-core machine, and extra threads per
-// session only contend with them.
+// Loads the vendored BlazePose ONNX models (detector + full landmark model, stored packed: see
+// packed-model.ts) on onnxruntime-node's CPU provider, one thread each: jobs run in parallel on a
+// 2-core machine, and extra threads per session only contend with them.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { ProviderUnavailableError } from '../engine.js';
 import { DETECTOR_SIZE, ANCHOR_COUNT, type DetectorModel } from './detector.js';
 import { LANDMARK_SIZE, type LandmarkModel } from './landmarks.js';
+import { readModel } from './packed-model.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const defaultModelDir = join(here, '..', '..', '..', 'vendor', 'blazepose');
@@ -26,8 +27,8 @@ export async function loadPoseModels(dir = defaultModelDir): Promise<PoseModels>
   let det: ort.InferenceSession, lm: ort.InferenceSession;
   try {
     [det, lm] = await Promise.all([
-      ort.InferenceSession.create(join(dir, 'blazepose-detector.onnx'), sessionOptions),
-      ort.InferenceSession.create(join(dir, 'blazepose-full.onnx'), sessionOptions),
+      ort.InferenceSession.create(readModel(dir, 'blazepose-detector'), sessionOptions),
+      ort.InferenceSession.create(readModel(dir, 'blazepose-full'), sessionOptions),
     ]);
   } catch (e) {
     throw new ProviderUnavailableError(`pose model could not be loaded: ${(e as Error).message}`);
