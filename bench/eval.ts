@@ -19,6 +19,7 @@ import { analyzePoses } from '../src/analysis/pipeline.js';
 import type { PackedPose } from '../src/analysis/pose.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
 import { pickAugmentations, type Augmentation } from './augment.js';
+import { videosDir } from './shared-videos.js';
 
 export interface Label {
   file: string;
@@ -32,10 +33,7 @@ export interface Label {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** ../shared/videos beside the repository; SHARED_VIDEOS_DIR overrides it. */
-export const videosDir = process.env.SHARED_VIDEOS_DIR
-  ? resolve(process.env.SHARED_VIDEOS_DIR)
-  : resolve(here, '..', '..', 'shared', 'videos');
+export { videosDir };
 
 export function loadLabels(dir = videosDir): Label[] | null {
   const p = join(dir, 'labels.json');

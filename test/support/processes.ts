@@ -4,10 +4,10 @@ import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { videosDir } from '../../bench/shared-videos.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** ../shared/videos beside the repository; SHARED_VIDEOS_DIR overrides it (as for `npm run eval`). */
-export const videosDir = process.env.SHARED_VIDEOS_DIR ? resolve(process.env.SHARED_VIDEOS_DIR) : resolve(repoRoot, '../shared/videos');
+export { videosDir };
 export const haveVideos = existsSync(join(videosDir, 'labels.json'));
 export const NO_VIDEOS = `${videosDir} is absent (a fresh clone): the real-video tests need the shared clips`;
 
