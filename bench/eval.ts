@@ -8,6 +8,11 @@
 //   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far,
 //                    close, tilt, handheld, dim, fast, slow, rough, or all) and report how often
 //                    each clip keeps its count
+//   --form           the form evaluation instead (bench/form-eval.ts): bad clips flagged, good
+//                    clips flagged, balanced accuracy and AUC per exercise, on ../shared/form-videos
+//                    and the shared clips labelled with form; with --holdout / --tuning the split of
+//                    bench/form-holdout.json (--holdout prints no per-clip rows unless --rows);
+//                    --pose-cache DIR reuses poses keyed by the file's SHA-256 (opt-in, for tuning)
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
@@ -215,6 +220,14 @@ async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentati
 }
 
 async function main() {
+  if (process.argv.includes('--form')) {
+    const { runFormEval } = await import('./form-eval.js');
+    const set = process.argv.includes('--holdout') ? 'holdout' : process.argv.includes('--tuning') ? 'tuning' : 'all';
+    const only = arg('--only')?.split(',');
+    const poseCache = arg('--pose-cache'), json = arg('--json');
+    await runFormEval({ set, rows: process.argv.includes('--rows'), ...(only ? { only } : {}), ...(poseCache ? { poseCache } : {}), ...(json ? { json } : {}) });
+    return;
+  }
   const labels = loadLabels();
   if (!labels) {
     console.error(`no labels at ${join(videosDir, 'labels.json')}`);

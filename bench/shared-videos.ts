@@ -8,3 +8,11 @@ import { fileURLToPath } from 'node:url';
 export const videosDir = process.env.SHARED_VIDEOS_DIR
   ? resolve(process.env.SHARED_VIDEOS_DIR)
   : resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'videos');
+
+/**
+ * Clips whose form other people judged good or bad (labels.json there names the source and, for a
+ * few, the fault): ../shared/form-videos beside the repository, or SHARED_FORM_VIDEOS_DIR.
+ */
+export const formVideosDir = process.env.SHARED_FORM_VIDEOS_DIR
+  ? resolve(process.env.SHARED_FORM_VIDEOS_DIR)
+  : resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'form-videos');

@@ -1,0 +1,263 @@
+// `npm run eval -- --form`: does the engine's form verdict agree with the people who judged the
+// clips? Runs the engine on ../shared/form-videos (labelled good or bad by their source
+// repositories, a few naming the fault) and on the shared clips whose labels.json has `form`.
+//
+// A clip's verdict is "bad form" when some attempt carries an issue (any issue: that is how a
+// partner reads the result); its bad-form score is 100 minus its lowest quality_score, so the AUC
+// says how well the scores alone rank bad clips above good ones. A clip with no attempt is a clip
+// where the engine found nothing to judge: it counts as not flagged, scores 0 and is reported as
+// "attempts found" missing. `mixed` clips (good and bad reps in one set) count as bad: some rep is.
+//
+// bench/form-holdout.json is the never-tuned third (see pickFormHoldout for the rule that chose it);
+// `--holdout` prints only the summary of those clips, never their rows, so tuning cannot peek.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ExtractedPoses, PoseEngine } from '../src/analysis/index.js';
+import type { PipelineOutput } from '../src/analysis/pipeline.js';
+import type { PackedPose } from '../src/analysis/pose.js';
+import { formVideosDir, videosDir } from './shared-videos.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export interface FormClip {
+  file: string;
+  /** Absolute path of the video. */
+  path: string;
+  exercise: string;
+  form: 'good' | 'bad';
+  /** The fault the source names, when it names one ("knee over toes"). */
+  fault: string | null;
+  /** Where the label came from: the source repository, or "shared" for ../shared/videos. */
+  repository: string;
+  cameraAngle?: string;
+}
+
+interface FormLabelFile {
+  clips: { file: string; exercise_id: string; form: 'good' | 'bad'; fault: string | null; source: { repository: string } }[];
+}
+interface SharedLabel { file: string; exercise: string; form?: 'good' | 'bad' | 'mixed'; camera_angle?: string; source?: string }
+
+/** Every clip with a form label, form-videos first; [] when neither folder is there. */
+export function loadFormClips(formDir = formVideosDir, sharedDir = videosDir): FormClip[] {
+  const out: FormClip[] = [];
+  const fl = join(formDir, 'labels.json');
+  if (existsSync(fl)) {
+    for (const c of (JSON.parse(readFileSync(fl, 'utf8')) as FormLabelFile).clips) {
+      out.push({ file: c.file, path: join(formDir, c.file), exercise: c.exercise_id, form: c.form, fault: c.fault, repository: c.source.repository });
+    }
+  }
+  const sl = join(sharedDir, 'labels.json');
+  if (existsSync(sl)) {
+    for (const c of JSON.parse(readFileSync(sl, 'utf8')) as SharedLabel[]) {
+      if (!c.form) continue;
+      out.push({
+        file: c.file, path: join(sharedDir, c.file), exercise: c.exercise, form: c.form === 'mixed' ? 'bad' : c.form,
+        fault: null, repository: 'shared', ...(c.camera_angle ? { cameraAngle: c.camera_angle } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The never-tuned third, by a fixed rule anyone can re-run: clips are grouped by source repository,
+ * exercise and label; within a group they are ordered by SHA-256 of `seed + file name`, and the
+ * first floor((n + 1) / 3) are held out (a group of one is kept for tuning, of two gives one). The
+ * shared clips (../shared/videos) keep the split bench/holdout.json already made for counting, so
+ * no clip is tuned on for one purpose and held out for the other.
+ */
+export function pickFormHoldout(clips: readonly FormClip[], countHoldout: ReadonlySet<string>, seed: string): string[] {
+  const groups = new Map<string, FormClip[]>();
+  for (const c of clips) {
+    if (c.repository === 'shared') continue;
+    const k = `${c.repository}|${c.exercise}|${c.form}`;
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  const h = (s: string) => createHash('sha256').update(seed + s).digest('hex');
+  const picked: string[] = [];
+  for (const g of groups.values()) {
+    const sorted = [...g].sort((a, b) => h(a.file).localeCompare(h(b.file)));
+    picked.push(...sorted.slice(0, Math.floor((g.length + 1) / 3)).map((c) => c.file));
+  }
+  picked.push(...clips.filter((c) => c.repository === 'shared' && countHoldout.has(c.file)).map((c) => c.file));
+  return picked.sort();
+}
+
+export interface FormHoldout { seed: string; clips: string[] }
+export const formHoldout: FormHoldout = JSON.parse(readFileSync(join(here, 'form-holdout.json'), 'utf8')) as FormHoldout;
+
+/** What the eval keeps of one clip's result. */
+export interface FormRow {
+  file: string;
+  exercise: string;
+  form: 'good' | 'bad';
+  fault: string | null;
+  view: string;
+  attempts: number;
+  valid: number;
+  /** Some attempt carries an issue: the engine's bad-form verdict. */
+  flagged: boolean;
+  /** Lowest quality_score over the attempts (100 with none). */
+  minQuality: number;
+  /** Issue names over all attempts, with how many attempts carry each. */
+  issues: Record<string, number>;
+  /** A rep with a strength in the category of one of its issues (must never happen). */
+  contradictions: number;
+}
+
+export function formRow(c: FormClip, out: PipelineOutput): FormRow {
+  const reps = out.result.repetitions;
+  const issues: Record<string, number> = {};
+  for (const r of reps) for (const n of new Set(r.issues.map((i) => i.name))) issues[n] = (issues[n] ?? 0) + 1;
+  const contradictions = reps.filter((r) => r.strengths.some((s) => r.issues.some((i) => i.category === s.category))).length;
+  return {
+    file: c.file, exercise: c.exercise, form: c.form, fault: c.fault, view: out.view, attempts: reps.length,
+    valid: reps.filter((r) => r.is_valid_rep).length, flagged: reps.some((r) => r.issues.length > 0),
+    minQuality: reps.length ? Math.min(...reps.map((r) => r.quality_score)) : 100, issues, contradictions,
+  };
+}
+
+/** Area under the ROC curve of `score` (higher = more likely bad); ties count half. */
+export function auc(bad: readonly number[], good: readonly number[]): number {
+  if (!bad.length || !good.length) return NaN;
+  let s = 0;
+  for (const b of bad) for (const g of good) s += b > g ? 1 : b === g ? 0.5 : 0;
+  return s / (bad.length * good.length);
+}
+
+export interface FormFigures {
+  clips: number;
+  bad: number;
+  badFlagged: number;
+  good: number;
+  goodFlagged: number;
+  /** Mean of the hit rate on bad clips and the pass rate on good ones (NaN without both). */
+  balancedAccuracy: number;
+  auc: number;
+  /** Clips in which the engine found at least one attempt. */
+  withAttempts: number;
+  contradictions: number;
+}
+
+export function formFigures(rows: readonly FormRow[]): FormFigures {
+  const bad = rows.filter((r) => r.form === 'bad'), good = rows.filter((r) => r.form === 'good');
+  const badFlagged = bad.filter((r) => r.flagged).length, goodFlagged = good.filter((r) => r.flagged).length;
+  const ba = bad.length && good.length ? (badFlagged / bad.length + (good.length - goodFlagged) / good.length) / 2 : NaN;
+  const score = (r: FormRow) => (r.attempts ? 100 - r.minQuality : 0);
+  return {
+    clips: rows.length, bad: bad.length, badFlagged, good: good.length, goodFlagged, balancedAccuracy: ba,
+    auc: auc(bad.map(score), good.map(score)), withAttempts: rows.filter((r) => r.attempts > 0).length,
+    contradictions: rows.reduce((a, r) => a + r.contradictions, 0),
+  };
+}
+
+export function formatFigures(f: FormFigures): string {
+  const pct = (a: number, b: number) => (b ? `${a}/${b} (${Math.round((100 * a) / b)}%)` : '-');
+  const num = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
+  return `clips ${String(f.clips).padStart(3)}  bad flagged ${pct(f.badFlagged, f.bad)}  good flagged ${pct(f.goodFlagged, f.good)}` +
+    `  balanced accuracy ${Number.isNaN(f.balancedAccuracy) ? '-' : `${Math.round(100 * f.balancedAccuracy)}%`}  AUC ${num(f.auc)}` +
+    `  attempts found ${pct(f.withAttempts, f.clips)}  reps praising what they fault ${f.contradictions}`;
+}
+
+/**
+ * Poses of one clip from an opt-in cache outside the repository, keyed by the file's SHA-256 and
+ * the pose stack's settings (model, frame rate, size): rules and counting re-run in seconds. Clear
+ * the folder after changing the pose stack itself (tracker, decoder), which the key does not see.
+ */
+export async function cachedPoses(dir: string, key: string, path: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
+  const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
+  const base = join(dir, `${sha}-${key.replace(/[^\w.-]+/g, '_')}`);
+  if (existsSync(`${base}.json`) && existsSync(`${base}.bin`)) {
+    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { rowLen: number; stride: number; depth: boolean; cuts: number[]; n: number };
+    const buf = readFileSync(`${base}.bin`);
+    const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    const poses: PackedPose[] = [];
+    for (let i = 0; i < meta.n; i++) {
+      const row = all.subarray(i * meta.rowLen, (i + 1) * meta.rowLen);
+      poses.push({
+        timeMs: row[0]!, packed: row.slice(1, 1 + meta.stride),
+        ...(meta.depth && !Number.isNaN(row[1 + meta.stride]) ? { depth: row.slice(1 + meta.stride) } : {}),
+        ...(meta.cuts.includes(i) ? { cut: true } : {}),
+      });
+    }
+    const { rowLen: _r, stride: _s, depth: _d, cuts: _c, n: _n, ...rest } = meta;
+    return { ...rest, poses };
+  }
+  const x = await extract();
+  const stride = x.poses[0]?.packed.length ?? 0;
+  const depth = x.poses.some((p) => p.depth !== undefined);
+  const rowLen = 1 + stride + (depth ? stride / 3 : 0);
+  const all = new Float32Array(x.poses.length * rowLen);
+  x.poses.forEach((p, i) => {
+    all[i * rowLen] = p.timeMs;
+    all.set(p.packed, i * rowLen + 1);
+    if (depth) all.set(p.depth ?? new Float32Array(stride / 3).fill(NaN), i * rowLen + 1 + stride);
+  });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${base}.bin`, all);
+  const { poses: _p, ...meta } = x;
+  writeFileSync(`${base}.json`, JSON.stringify({ ...meta, rowLen, stride, depth, n: x.poses.length, cuts: x.poses.flatMap((p, i) => (p.cut ? [i] : [])) }));
+  return x;
+}
+
+export interface FormEvalOptions {
+  set: 'all' | 'holdout' | 'tuning';
+  only?: string[];
+  /** Folder of the opt-in pose cache (see cachedPoses); without it the engine runs end to end. */
+  poseCache?: string;
+  json?: string;
+  /** Print per-clip rows even for the holdout (only once tuning is over). */
+  rows?: boolean;
+}
+
+export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
+  const { createPoseEngine } = await import('../src/analysis/index.js');
+  const { analyzePoses } = await import('../src/analysis/pipeline.js');
+  const { exerciseDef } = await import('../src/analysis/rules/index.js');
+  const { modelName } = await import('../src/analysis/pose/models.js');
+  const held = new Set(formHoldout.clips);
+  const all = loadFormClips();
+  if (!all.length) {
+    console.error(`no form labels at ${join(formVideosDir, 'labels.json')} or ${join(videosDir, 'labels.json')}`);
+    process.exitCode = 1;
+    return [];
+  }
+  const chosen = all.filter((c) => (opts.only ? opts.only.includes(c.file) : true) &&
+    (opts.set === 'holdout' ? held.has(c.file) : opts.set === 'tuning' ? !held.has(c.file) : true));
+  const engine: PoseEngine = createPoseEngine();
+  const showRows = opts.set !== 'holdout' || opts.rows === true;
+  console.log(`engine ${engine.version}; form clips: ${opts.set}${opts.only ? ` (${opts.only.length} named)` : ''}` +
+    `${opts.poseCache ? `; poses cached in ${opts.poseCache}` : ''}${showRows ? '' : '; per-clip rows hidden (never-tuned set)'}`);
+  const rows: FormRow[] = [];
+  const skipped: string[] = [];
+  for (const c of chosen) {
+    const def = exerciseDef(c.exercise);
+    if (!def) { skipped.push(`${c.file} (${c.exercise})`); continue; }
+    const input = { videoPath: c.path, exerciseId: c.exercise };
+    let out: PipelineOutput;
+    if (opts.poseCache) {
+      const key = `${modelName} ${def.sampleFps ?? 12}fps`;
+      const x = await cachedPoses(opts.poseCache, key, c.path, () => engine.extractPoses(input));
+      out = analyzePoses(def, x.poses, x.fps);
+    } else {
+      out = await engine.analyzeDetailed(input);
+    }
+    const r = formRow(c, out);
+    rows.push(r);
+    if (showRows) {
+      const issues = Object.entries(r.issues).map(([n, k]) => `${n} x${k}`).join('; ');
+      console.log([r.file, r.exercise, `${r.form}${r.fault ? ` (${r.fault})` : ''}`, r.view, `${r.valid}/${r.attempts}`,
+        r.flagged ? 'FLAGGED' : 'clean', `min q ${r.minQuality}`, issues].join('  '));
+    }
+  }
+  if (skipped.length) console.log(`\nnot in the catalog, skipped: ${skipped.join(', ')}`);
+  const byEx = new Map<string, FormRow[]>();
+  for (const r of rows) byEx.set(r.exercise, [...(byEx.get(r.exercise) ?? []), r]);
+  console.log('\nper exercise');
+  for (const [k, rs] of [...byEx].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${k.padEnd(16)} ${formatFigures(formFigures(rs))}`);
+  console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
+  if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
+  return rows;
+}

@@ -1,0 +1,39 @@
+// The form evaluation's own arithmetic and its never-tuned split: the split must be what the
+// documented rule picks (so nobody can quietly move a clip between the halves), and the AUC and
+// balanced accuracy must be the textbook ones.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { auc, formFigures, formHoldout, loadFormClips, pickFormHoldout, type FormRow } from '../../bench/form-eval.js';
+import { formVideosDir } from '../../bench/shared-videos.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+test('AUC: perfect, inverted, and ties counting half', () => {
+  assert.equal(auc([3, 4], [1, 2]), 1);
+  assert.equal(auc([1], [2]), 0);
+  assert.equal(auc([1, 1], [1]), 0.5);
+  assert.equal(auc([2, 0], [1]), 0.5);
+  assert.ok(Number.isNaN(auc([], [1])));
+});
+
+test('balanced accuracy is the mean of the hit rate on bad clips and the pass rate on good ones', () => {
+  const row = (form: 'good' | 'bad', flagged: boolean, minQuality: number): FormRow => ({
+    file: 'x', exercise: 'squat', form, fault: null, view: 'side', attempts: 1, valid: 1, flagged, minQuality, issues: {}, contradictions: 0,
+  });
+  const f = formFigures([row('bad', true, 80), row('bad', false, 100), row('good', false, 100), row('good', false, 100), row('good', true, 90), row('good', false, 100)]);
+  assert.equal(f.badFlagged, 1);
+  assert.equal(f.goodFlagged, 1);
+  assert.equal(f.balancedAccuracy, (1 / 2 + 3 / 4) / 2);
+  // bad scores 20, 0; good 0, 0, 10, 0: 20 beats all 4; 0 ties three and loses to one.
+  assert.equal(f.auc, (4 + 1.5) / 8);
+});
+
+test('the committed form holdout is exactly what its seeded rule picks', { skip: !loadFormClips().length && `no form clips at ${formVideosDir}` }, () => {
+  const count = new Set((JSON.parse(readFileSync(join(root, 'bench', 'holdout.json'), 'utf8')) as { clips: string[] }).clips);
+  const clips = loadFormClips();
+  assert.deepEqual(formHoldout.clips, pickFormHoldout(clips, count, formHoldout.seed));
+  // About a third of every group of two or more.
+  assert.ok(formHoldout.clips.length >= clips.length / 4 && formHoldout.clips.length <= clips.length / 2.5);
+});
