@@ -11,6 +11,13 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null \
     || echo "chromium could not be installed: the browser tests will report themselves skipped" >&2
 fi
+# The PostgreSQL event-store tests start a throwaway server from Debian's binaries: install them
+# when missing and we may (the package's own cluster is not used; the tests run initdb themselves).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! { command -v pg_config >/dev/null && [ -x "$(pg_config --bindir)/initdb" ]; } && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing Debian's postgresql for the PostgreSQL event-store tests"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } >/dev/null \
+    || echo "postgresql could not be installed: the PostgreSQL tests will report themselves skipped" >&2
+fi
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files found under test/" >&2

@@ -15,8 +15,10 @@ export interface Config {
   spotsWindowSeconds: number;
   unclaimedBytesCap: number;
   workerConcurrency: number;
-  eventStore: 'sqlite' | 'kurrentdb';
+  eventStore: 'sqlite' | 'kurrentdb' | 'postgres';
   kurrentdbUrl: string | undefined;
+  /** EVENT_STORE=postgres: the libpq URL, the schema holding the ledger, this process's connections. */
+  postgres: { url: string | undefined; schema: string; poolSize: number };
   storageDriver: 'disk' | 's3';
   s3: { endpoint?: string; bucket?: string; region?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   logLevel: string;
@@ -101,13 +103,30 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** A libpq connection URL (postgres://user:password@host:port/database?options). */
+function postgresUrl(raw: string | undefined): void {
+  if (!raw) throw new ConfigError('POSTGRES_URL is required when EVENT_STORE=postgres (e.g. postgres://user:password@host:5432/database)');
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('POSTGRES_URL must be a libpq URL like postgres://user:password@host:5432/database, got something that is not a URL');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new ConfigError(`POSTGRES_URL must start with postgres:// or postgresql://, got "${parsed.protocol}//..."`);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = int(env, 'PORT', 8080, 0, 65535);
   const storagePort = int(env, 'STORAGE_PORT', 8081, 0, 65535);
-  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'kurrentdb'] as const, 'sqlite');
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'kurrentdb', 'postgres'] as const, 'sqlite');
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['disk', 's3'] as const, 'disk');
   if (eventStore === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
+  if (eventStore === 'postgres') postgresUrl(env.POSTGRES_URL);
+  const pgSchema = env.POSTGRES_SCHEMA || 'rep_coach';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) throw new ConfigError(`POSTGRES_SCHEMA must be a lower-case identifier (letters, digits, _), got "${pgSchema}"`);
   if (storageDriver === 's3' && !env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
@@ -123,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 0, 64),
     eventStore,
     kurrentdbUrl: env.KURRENTDB_URL || undefined,
+    postgres: { url: env.POSTGRES_URL || undefined, schema: pgSchema, poolSize: int(env, 'POSTGRES_POOL_SIZE', 10, 1, 1000) },
     storageDriver,
     s3: {
       endpoint: env.S3_ENDPOINT || undefined,

@@ -39,13 +39,22 @@ export const paths = (dataDir: string) => ({
   readModels: join(dataDir, 'read-models.db'),
 });
 
+/** The ledger EVENT_STORE names; a server store is connected (and PostgreSQL's schema migrated) before this returns. */
+export async function openEventStore(config: Config, clock: () => Date = () => new Date()): Promise<EventStore> {
+  // The server stores' clients are imported only when chosen, so the default never loads them.
+  if (config.eventStore === 'kurrentdb') return new (await import('./events/store/kurrentdb.js')).KurrentDbEventStore(config.kurrentdbUrl!, { clock });
+  if (config.eventStore === 'postgres') {
+    const { PostgresEventStore } = await import('./events/store/postgres.js');
+    const { url, schema, poolSize } = config.postgres;
+    return PostgresEventStore.open(url!, { schema, poolSize, clock, busyTimeoutMs: config.storeBusyTimeoutMs });
+  }
+  return new SqliteEventStore(paths(config.dataDir).ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
+}
+
 export async function openService(config: Config, clock: () => Date = () => new Date()): Promise<Service> {
   mkdirSync(config.dataDir, { recursive: true });
   const files = paths(config.dataDir);
-  // KurrentDB loads a native gRPC bridge: imported only when chosen, so the default never needs it.
-  const store: EventStore = config.eventStore === 'kurrentdb'
-    ? new (await import('./events/store/kurrentdb.js')).KurrentDbEventStore(config.kurrentdbUrl!, { clock })
-    : new SqliteEventStore(files.ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
+  const store = await openEventStore(config, clock);
   // A rebuild swaps the file under a running server; readDb() notices and reopens (projections/live.ts).
   const readModels = openLiveReadModels(files.readModels, {
     busyTimeoutMs: config.storeBusyTimeoutMs,
@@ -63,7 +72,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
   if (store instanceof SqliteEventStore) await store.completeChain();
   // Events appended while no process was projecting (a crash between append and projection).
   await projector.catchUp();
-  // Other nodes append to KurrentDB too: follow their events into this node's read models.
+  // Other nodes append to KurrentDB or PostgreSQL too: follow their events into this node's read models.
   const follower = 'subscribe' in store
     ? followStore(store as Parameters<typeof followStore>[0], projector, readDb, { warn: (o, m) => process.stderr.write(`${m} ${JSON.stringify(o)}\n`) })
     : undefined;
