@@ -104,7 +104,7 @@ function url(env: Env, name: string, fallback: string): string {
 }
 
 /** A libpq connection URL (postgres://user:password@host:port/database?options). */
-function postgresUrl(raw: string | undefined): void {
+export function postgresUrl(raw: string | undefined): void {
   if (!raw) throw new ConfigError('POSTGRES_URL is required when EVENT_STORE=postgres (e.g. postgres://user:password@host:5432/database)');
   let parsed: URL;
   try {

@@ -7,6 +7,7 @@ import { loadConfigOrExit } from '../boot.js';
 import { OperatorError } from '../commands/errors.js';
 import type { Config } from '../config.js';
 import { RebuildBusyError } from '../projections/rebuild.js';
+import { StoreUnavailableError } from '../events/store/port.js';
 import { openService, type Service } from '../service.js';
 import { auditCommand, events } from './audit.js';
 import { helpOf, parse, UsageError, type Command } from './command.js';
@@ -15,10 +16,11 @@ import { keys } from './keys.js';
 import { ledger, verifyCommand } from './ledger.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { projections } from './projections.js';
+import { migrateCommand } from './migrate.js';
 import { webhooks } from './webhooks.js';
 
 /** Groups of sub-commands, and commands that stand alone (audit). */
-const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections, ledger, webhooks, backup: backupCommand, restore: restoreCommand };
+const groups: Record<string, Record<string, Command> | Command> = { keys, jobs, audit: auditCommand, events, projections, ledger, webhooks, backup: backupCommand, restore: restoreCommand, migrate: migrateCommand };
 /** Sub-commands of a stand-alone command: `audit verify` beside `audit KEY_ID`. */
 const beside: Record<string, Record<string, Command>> = { audit: { verify: verifyCommand } };
 
@@ -100,7 +102,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
       io.err.write(`error: ${err.message}\n\n${helpOf(command)}`);
       return 2;
     }
-    const known = err instanceof OperatorError || err instanceof RebuildBusyError;
+    const known = err instanceof OperatorError || err instanceof RebuildBusyError || err instanceof StoreUnavailableError;
     io.err.write(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}\n`);
     return 1;
   } finally {

@@ -6,7 +6,27 @@ import type { Config } from '../config.js';
 import { printJson, type Command } from './command.js';
 
 function sqliteOnly(config: Config): void {
-  if (config.eventStore !== 'sqlite') throw new OperatorError(`backup and restore copy the SQLite ledger; with EVENT_STORE=${config.eventStore} back KurrentDB up with its own tools`);
+  if (config.eventStore === 'kurrentdb') throw new OperatorError('backup and restore copy the SQLite ledger; with EVENT_STORE=kurrentdb back KurrentDB up with its own tools');
+  if (config.eventStore === 'postgres') throw new OperatorError(postgresBackupAdvice(config));
+}
+
+/**
+ * With the ledger in PostgreSQL this command copies nothing, and says so: the ledger is the only
+ * state that matters and the server's own tools copy it consistently; a node's DATA_DIR holds only
+ * read models, which are rebuilt from the ledger.
+ */
+export function postgresBackupAdvice(config: Config): string {
+  const s = config.postgres.schema;
+  return [
+    `with EVENT_STORE=postgres the ledger lives in PostgreSQL and backup/restore copy nothing. Back the ledger up with the server's own tools:`,
+    `  pg_dump --schema=${s} --format=custom (one consistent snapshot; pg_restore it into an empty database), or`,
+    `  base backups with WAL archiving (pg_basebackup, pgBackRest, a managed service's snapshots) for point-in-time recovery.`,
+    `After a restore, \`audit verify --digest FILE\` proves the restored ledger against a digest kept earlier.`,
+    `Not needed: this node's read models (DATA_DIR/read-models.db) are rebuilt from the ledger on first start or by \`projections rebuild\`.`,
+    config.storageDriver === 's3'
+      ? `Not covered: the videos in the S3 bucket ${config.s3.bucket} (use the bucket's versioning or replication).`
+      : `Not covered: the videos and the URL-signing key under ${config.dataDir}/storage (STORAGE_DRIVER=disk): copy that directory with the filesystem.`,
+  ].join('\n');
 }
 
 export const backupCommand: Command = {

@@ -35,7 +35,8 @@ export const ledger: Record<string, Command> = {
     ].join('\n'),
     async run({ config, out, err }) {
       const cfg = config();
-      if (cfg.eventStore !== 'sqlite') throw new OperatorError('KurrentDB events carry their hash in their metadata from the moment they are appended: nothing to do');
+      if (cfg.eventStore === 'kurrentdb') throw new OperatorError('KurrentDB events carry their hash in their metadata from the moment they are appended: nothing to do');
+      if (cfg.eventStore === 'postgres') throw new OperatorError('PostgreSQL events are hashed (and the running root stored) in the transaction that appends them: nothing to do');
       const file = paths(cfg.dataDir).ledger;
       if (!existsSync(file)) throw new OperatorError(`no ledger at ${file} (is DATA_DIR right?)`);
       const store = new SqliteEventStore(file, { busyTimeoutMs: cfg.storeBusyTimeoutMs });

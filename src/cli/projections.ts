@@ -1,20 +1,44 @@
 // `admin projections rebuild|verify`: rebuild the read models from the ledger while the API serves,
 // or check that the live ones are what a replay gives.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { OperatorError } from '../commands/errors.js';
 import { rebuild } from '../projections/rebuild.js';
 import { verify } from '../projections/verify.js';
-import { paths } from '../service.js';
+import { openEventStore, paths } from '../service.js';
+import { rebuildFromStore, type FencedStore } from '../projections/rebuild-from-store.js';
+import type { EventStore } from '../events/store/port.js';
 import type { Config } from '../config.js';
 import { printJson, UsageError, write, type Command } from './command.js';
 import { progressReporter } from './progress.js';
 
 function sqliteFiles(config: Config) {
   // KurrentDB nodes keep their read models in SQLite too, but replay from the server, not a file.
-  if (config.eventStore !== 'sqlite') throw new OperatorError(`projections commands read the SQLite ledger; EVENT_STORE=${config.eventStore} is not supported yet`);
+  if (config.eventStore === 'kurrentdb') throw new OperatorError('projections commands read the SQLite or PostgreSQL ledger; EVENT_STORE=kurrentdb is not supported yet');
   const files = paths(config.dataDir);
   if (!existsSync(files.ledger)) throw new OperatorError(`no ledger at ${files.ledger} (is DATA_DIR right?)`);
   return { ledgerPath: files.ledger, readModelsPath: files.readModels, busyTimeoutMs: config.storeBusyTimeoutMs };
+}
+
+/**
+ * Runs `fn` on this node's files and, with EVENT_STORE=postgres, the server ledger (each node
+ * rebuilds and verifies its own read models from it); with SQLite, `store` is undefined.
+ */
+interface Files {
+  ledgerPath?: string;
+  readModelsPath: string;
+  busyTimeoutMs: number;
+}
+
+async function withServerLedger<T>(config: Config, fn: (store: EventStore | undefined, files: Files) => Promise<T>): Promise<T> {
+  if (config.eventStore !== 'postgres') return fn(undefined, sqliteFiles(config));
+  const files: Files = { readModelsPath: paths(config.dataDir).readModels, busyTimeoutMs: config.storeBusyTimeoutMs };
+  mkdirSync(config.dataDir, { recursive: true });
+  const store = await openEventStore(config);
+  try {
+    return await fn(store, files);
+  } finally {
+    await store.close();
+  }
 }
 
 export const projections: Record<string, Command> = {
@@ -29,7 +53,8 @@ export const projections: Record<string, Command> = {
     ].join('\n'),
     async run({ config, out, err }) {
       const progress = progressReporter(err, 'rebuild');
-      const report = await rebuild({ ...sqliteFiles(config()), onProgress: progress.update });
+      const report = await withServerLedger(config(), (store, files) =>
+        store ? rebuildFromStore({ store: store as FencedStore, readModelsPath: files.readModelsPath, busyTimeoutMs: files.busyTimeoutMs, onProgress: progress.update }) : rebuild({ ...files, ledgerPath: files.ledgerPath!, onProgress: progress.update }));
       progress.done();
       const perSecond = report.elapsedMs > 0 ? Math.round((report.events * 1000) / report.elapsedMs) : report.events;
       printJson(out, { file: report.file, position: report.position, events: report.events, elapsed_ms: report.elapsedMs, events_per_s: perSecond, fence_ms: report.fenceMs });
@@ -43,9 +68,10 @@ export const projections: Record<string, Command> = {
     async run({ values, config, out }) {
       const format = (values.format as string | undefined) ?? 'text';
       if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`);
-      const files = sqliteFiles(config());
-      if (!existsSync(files.readModelsPath)) throw new OperatorError(`no read models at ${files.readModelsPath}; run \`projections rebuild\``);
-      const report = await verify(files);
+      const report = await withServerLedger(config(), (store, files) => {
+        if (!existsSync(files.readModelsPath)) throw new OperatorError(`no read models at ${files.readModelsPath}; run \`projections rebuild\``);
+        return verify(store ? { ...files, store } : files);
+      });
       const same = report.differenceCount === 0 && report.schema.length === 0;
       if (format === 'json') printJson(out, { identical: same, ...report });
       else {

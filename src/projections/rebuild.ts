@@ -86,7 +86,7 @@ export function bulkLoadMode(db: Database.Database): () => void {
  * Bigger pages for a fresh generation file: a completed job's row (its 2 KB result) fills most of a
  * 4 KB page, so rows spill and pages split; 16 KB pages hold several. Must be set before the first table.
  */
-function createWithPageSize(file: string, bytes: number): void {
+export function createWithPageSize(file: string, bytes: number): void {
   const db = new Database(file);
   db.pragma(`page_size = ${bytes}`);
   db.exec('VACUUM');

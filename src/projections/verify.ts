@@ -6,6 +6,8 @@ import Database from 'better-sqlite3';
 import { checkpointOf, openReadModels } from './runner.js';
 import { bulkLoadMode } from './rebuild.js';
 import { openLedgerSource, replayInto } from './replay.js';
+import { replayFromStore } from './rebuild-from-store.js';
+import type { EventStore } from '../events/store/port.js';
 
 export interface RowDifference {
   table: string;
@@ -26,18 +28,20 @@ export interface VerifyReport {
 
 type Row = Record<string, unknown>;
 
-export async function verify(opts: { ledgerPath: string; readModelsPath: string; busyTimeoutMs?: number; maxDifferences?: number }): Promise<VerifyReport> {
+/** The ledger is the SQLite file at `ledgerPath`, or `store` (a server store, read through the port). */
+export async function verify(opts: { ledgerPath?: string; store?: EventStore; readModelsPath: string; busyTimeoutMs?: number; maxDifferences?: number }): Promise<VerifyReport> {
   const max = opts.maxDifferences ?? 50;
   const scratch = `${opts.readModelsPath}.verify-${process.pid}`;
   const live = new Database(opts.readModelsPath, { fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5000 });
-  const source = openLedgerSource(opts.ledgerPath, opts.busyTimeoutMs);
+  const source = opts.store ? undefined : openLedgerSource(opts.ledgerPath!, opts.busyTimeoutMs);
   let fresh: Database.Database | undefined;
   try {
     live.exec('BEGIN');
     const position = checkpointOf(live); // the first read fixes the snapshot
     fresh = openReadModels(scratch);
     bulkLoadMode(fresh);
-    replayInto(source, fresh, { upTo: position });
+    if (source) replayInto(source, fresh, { upTo: position });
+    else await replayFromStore(opts.store!, fresh, { upTo: position });
     const report: VerifyReport = { position, rows: {}, schema: [], differences: [], differenceCount: 0 };
     const tables = fresh.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
     for (const { name } of tables) compareTable(live, fresh, name, report, max);
@@ -45,7 +49,7 @@ export async function verify(opts: { ledgerPath: string; readModelsPath: string;
   } finally {
     if (live.inTransaction) live.exec('COMMIT');
     live.close();
-    source.close();
+    source?.close();
     fresh?.close();
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(scratch + suffix, { force: true });
   }

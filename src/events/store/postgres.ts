@@ -285,6 +285,30 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
+  /**
+   * Runs `fn` while holding the appender lock: no append commits meanwhile (appenders wait, readers
+   * do not). `projections rebuild` swaps its new file in under it, as the SQLite rebuild does under
+   * the ledger's write lock.
+   */
+  async holdingAppends<T>(fn: () => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw unavailable(err);
+    }
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('${this.schema}.append'))`);
+      return await fn();
+    } catch (err) {
+      throw unavailable(err);
+    } finally {
+      await client.query('COMMIT').catch(() => undefined);
+      client.release();
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }
