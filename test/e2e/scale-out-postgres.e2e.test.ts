@@ -57,7 +57,7 @@ async function jobEvents(url: string): Promise<JobEvent[]> {
   }
 }
 
-test('postgres: two API nodes and two workers with separate DATA_DIRs: a worker killed mid-job loses nothing, every job ends once, both nodes answer the same', { skip: NO_POSTGRES ?? (haveVideos ? false : NO_VIDEOS), timeout: 240_000 }, async (t) => {
+test('postgres: two API nodes and two workers with separate DATA_DIRs: a worker killed mid-job loses nothing, every job ends once, both nodes answer the same', { skip: NO_POSTGRES ?? (haveVideos ? false : NO_VIDEOS), timeout: 400_000 }, async (t) => {
   const url = await pgServer!.freshDatabase();
   const s3 = await startS3rver(t);
   const dirs = [0, 1, 2, 3].map(() => mkdtempSync(join(tmpdir(), 'rc-pgscale-')));
