@@ -66,8 +66,14 @@ export interface FormRule {
   category: string;
   name: string;
   correction: string;
-  /** Views from which this fault can be judged; elsewhere the rule is skipped, not passed. */
+  /**
+   * Views from which this fault can be judged; elsewhere the rule is skipped, not passed. A rule
+   * judged from the front is judged from the back too (the frontal plane shows the same, mirrored),
+   * with the front's variant, unless it reads the face (`readsFace`). See view.ts `judgedFrom`.
+   */
   views: CameraAngle[];
+  /** The rule reads the face (nose, eyes, chin), which a back view does not show. */
+  readsFace?: boolean;
   /** A finding when the fault is present, null when the rep is fine, undefined when unmeasurable. */
   check(rep: RepView): Finding | null | undefined;
   /** Reported as a strength when the rule was checked and passed. */

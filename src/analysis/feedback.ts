@@ -1,8 +1,8 @@
 // Turns judged repetitions into SPEC's result object: quality scores, key improvement areas by
 // priority (always 2 or 3), overall strengths and the visibility context. Pure.
 import type { AnalysisResult, Issue, KeyImprovementArea, RepStrength, Repetition } from './result.js';
-import type { CameraAngle, ExerciseDef, Severity } from './exercise.js';
-import { rulesView, type ViewAngle } from './view.js';
+import type { ExerciseDef, Severity } from './exercise.js';
+import { judgedFrom, type ViewAngle } from './view.js';
 
 export const impactOf: Record<Severity, number> = { minor: -5, moderate: -10, major: -20 };
 
@@ -20,7 +20,7 @@ export interface SetContext {
   def: ExerciseDef;
   view: ViewAngle | 'unknown';
   /** Rules skipped because this view cannot show them. */
-  unjudgedRules: { name: string; views: CameraAngle[] }[];
+  unjudgedRules: { name: string; views: ViewAngle[] }[];
   personSeen: boolean;
 }
 
@@ -119,7 +119,7 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   }
   // Nothing (more) to fix: the checks that passed are still what to protect as load or fatigue grows.
   const faulted = new Set(reps.flatMap((r) => r.issues.map((i) => i.ruleId)));
-  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && r.views.includes(rulesView(view)) && !faulted.has(r.id));
+  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && judgedFrom(r, view) && !faulted.has(r.id));
   for (const r of reps.length ? judged.slice(0, 2) : []) {
     out.push({ ...base, priority: 1, category: r.category, name: `Keep: ${r.strength.name.toLowerCase()}`,
       description: `${r.name} was not a problem in this set; it is the first thing to slip as the load or the rep count grows.`,

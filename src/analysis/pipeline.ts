@@ -1,13 +1,13 @@
 // From a pose series to the result object: progress signal, repetitions, per-rep rules, feedback.
 // Pure and synchronous, so it is tested on synthetic keypoints without a model or a video.
 import type { AnalysisResult, Issue, RepStrength } from './result.js';
-import { buildContext, type CameraAngle, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
+import { buildContext, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
 import { kpAt, KP, type AnyPose } from './pose.js';
 import type { Attempt } from './reps.js';
 import { countSeries, mergeSides, shotRanges } from './counting.js';
 import { findCuts } from './shots.js';
 import { findPeriod, poseFeatures } from './periodicity.js';
-import { clipView, estimateView, rulesView, type ViewAngle } from './view.js';
+import { clipView, estimateView, judgedFrom, ruleViews, rulesView, type ViewAngle } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 
 export interface PipelineOutput {
@@ -17,7 +17,6 @@ export interface PipelineOutput {
 }
 
 function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown'): JudgedRep {
-  const view = seenFrom === 'unknown' ? seenFrom : rulesView(seenFrom);
   const issues: JudgedRep['issues'] = [];
   const strengths: RepStrength[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
@@ -36,7 +35,7 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     strengths.push({ category: 'range_of_motion', name: 'Full range of motion', description: `Completed the full ${def.name.toLowerCase()} movement.` });
   }
   for (const rule of def.rules) {
-    if (view === 'unknown' || !rule.views.includes(view)) continue;
+    if (!judgedFrom(rule, seenFrom)) continue;
     // A partial rep already carries its range issue; judging its depth again would count it twice.
     if (!attempt.valid && rule.category === 'range_of_motion') continue;
     const finding = rule.check(rep);
@@ -123,7 +122,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     return judge(def, rep, a, repAngle);
   });
   const seenFrames = poses.filter(torsoSeen).length;
-  const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !r.views.includes(rulesView(view))).map((r) => ({ name: r.name, views: r.views }));
+  const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !judgedFrom(r, view)).map((r) => ({ name: r.name, views: ruleViews(r) }));
   const result: AnalysisResult = {
     repetitions: toRepetitions(reps),
     overall_feedback: overallFeedback(reps, { def, view, unjudgedRules, personSeen: seenFrames >= Math.max(1, poses.length * 0.2) }),

@@ -39,9 +39,22 @@ export const KeyImprovementAreaSchema = Type.Object({
   affected_reps: Type.Array(Type.Integer({ minimum: 1 })),
 });
 
+/**
+ * The camera angles a result names (SPEC leaves the values open): the body's yaw to the camera
+ * (front under about 30 deg, diagonal, side) and whether the person faces away (back); unknown
+ * when no one could be seen well enough to tell.
+ */
+export const CAMERA_ANGLES = ['front', 'side', 'diagonal', 'back', 'unknown'] as const;
+/** The angles an exercise is recommended to be filmed from (a back view is never the best one). */
+export const RECOMMENDED_ANGLES = ['front', 'side', 'diagonal'] as const;
+
 export const VisibilityContextSchema = Type.Object({
-  camera_angle: Type.String(),
-  recommended_angle: Type.String(),
+  camera_angle: Type.Union(CAMERA_ANGLES.map((a) => Type.Literal(a)), {
+    description: 'Where the camera stood, from the body\'s yaw to it and whether the person faced away: front, side, diagonal, back, or unknown when no one could be seen well enough.',
+  }),
+  recommended_angle: Type.Union(RECOMMENDED_ANGLES.map((a) => Type.Literal(a)), {
+    description: 'The angle this exercise is judged best from: front, side or diagonal.',
+  }),
   angle_recommendation: Type.String(),
 });
 

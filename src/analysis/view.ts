@@ -7,9 +7,13 @@
 // Yaw alone reads many diagonal views as side-on (the model's depth overshoots), so a second cue
 // decides side against diagonal: seen from the side the far elbow is hidden behind the body, and
 // the model says so (its visibility falls below a third); from a diagonal both elbows show.
-// A person seen square-on but facing away (the face unseen, or the nose behind the shoulders) is
-// filmed from the back.
-import type { CameraAngle, FrameCtx } from './exercise.js';
+// Whether the person faces the camera or away is a separate question, and yaw cannot answer it
+// (a back view reads as square-on as a front one, and its depth overshoots as a diagonal's does).
+// BlazePose names the person's own left and right, from behind too: facing the camera their left
+// shoulder and hip are on the picture's right, facing away on its left. With the nose behind the
+// shoulders (depth), or the face unseen, that makes a back view: pull-ups, deadlifts and rows
+// are filmed from behind as often as from the side. A back view at a diagonal is named back too.
+import type { CameraAngle, FormRule, FrameCtx } from './exercise.js';
 import { KP, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
 
@@ -58,6 +62,21 @@ function spanYaw(f: FrameCtx): number {
 }
 
 /**
+ * The shoulder line across the picture, signed, in square-on spans (see spanYaw): about +1 seen
+ * square-on from the front (the person's left shoulder on the picture's right), -1 from the back,
+ * near 0 side-on; the hips' order must agree (a shoulder line misread in one frame does not turn
+ * the person round). NaN when either shoulder or hip pair is unseen.
+ */
+export function signedSpan(f: FrameCtx): number {
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return NaN;
+  const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+  if (!(squareOn > 0)) return NaN;
+  const shoulders = (ls.x - rs.x) / squareOn;
+  return Math.sign(lh.x - rh.x) === Math.sign(shoulders) ? shoulders : 0;
+}
+
+/**
  * Facing away from the camera: +1 when the face is toward the camera, -1 away, 0 unsure. With
  * depth the nose is nearer than the shoulders when facing the camera; without it, a face whose
  * eyes and nose are all unseen while both shoulders are seen is turned away.
@@ -80,28 +99,60 @@ export function farElbowVisibility(f: FrameCtx): number {
 }
 
 /**
- * Angle from the medians over the clip: yaw (degrees), far-elbow visibility (0..1, NaN when the
- * model gives none) and facing (-1 away .. 1 toward the camera).
+ * Angle from the medians over the clip: yaw (degrees), facing (-1 away .. 1 toward the camera),
+ * far-elbow visibility (0..1, NaN when the model gives none) and the signed shoulder span (NaN
+ * when unknown). Side comes first (the far elbow hidden); then a person turned away (shoulders
+ * spread in the back-view order and the face not toward the camera) is filmed from the back,
+ * whatever the yaw; then yaw tells diagonal from front.
  */
-export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN): ViewAngle | 'unknown' {
+export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span = NaN): ViewAngle | 'unknown' {
   if (!Number.isFinite(yaw)) return 'unknown';
+  // Square-on or at a diagonal, the shoulders of someone facing away show in reverse order. Without
+  // that reading the face alone decides (away, or unseen), as it did before.
+  const away = Number.isFinite(span) ? span < -BACK_SPAN && !(facingScore > 0.3) : facingScore < -0.3;
   if (Number.isFinite(farElbow)) {
-    if (farElbow < 0.2 || (farElbow < 0.33 && yaw >= 45)) return 'side';
+    if (farElbow < 0.2) return 'side';
+    if (away) return 'back';
+    if (farElbow < 0.33 && yaw >= 45) return 'side';
     if (yaw >= 30) return 'diagonal';
   } else {
+    if (away) return 'back';
     if (yaw >= 62) return 'side';
     if (yaw >= 30) return 'diagonal';
   }
-  return facingScore < -0.3 ? 'back' : 'front';
+  return facingScore < -0.3 && !(span > BACK_SPAN) ? 'back' : 'front';
 }
+
+/**
+ * Signed span beyond which a person is taken as facing away: at most about 70 deg off square-on
+ * from behind (cos 70 = 0.34). Side views read within +-0.3 (the shoulders overlap), the shared
+ * back views -0.6 to -1.
+ */
+const BACK_SPAN = 0.35;
 
 /** The camera angle over the frames that matter (those in reps when there are any). */
 export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
-  return classifyYaw(quantile(frames.map(yawOf), 0.5), quantile(frames.map(facing), 0.5), quantile(frames.map(farElbowVisibility), 0.5));
+  const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
+  return classifyYaw(med(yawOf), med(facing), med(farElbowVisibility), med(signedSpan));
 }
 
-/** The angle whose form rules apply: from the back the same frontal-plane faults show as from the front. */
+/**
+ * The variant of a rule's measurement that applies: from the back the frontal plane shows as from
+ * the front (mirrored), so a rule reads a back view as it reads a front one.
+ */
 export const rulesView = (v: ViewAngle): CameraAngle => (v === 'back' ? 'front' : v);
+
+/**
+ * The views a rule judges from: those it names, plus the back when it judges from the front and
+ * does not read the face (a chin over the bar, a raise to eye level), which the back hides.
+ */
+export function ruleViews(rule: Pick<FormRule, 'views' | 'readsFace'>): ViewAngle[] {
+  return rule.views.includes('front') && !rule.readsFace ? [...rule.views, 'back'] : [...rule.views];
+}
+
+/** Whether a rule is judged from this view; where it is not, it is "not checked", never guessed. */
+export const judgedFrom = (rule: Pick<FormRule, 'views' | 'readsFace'>, view: ViewAngle | 'unknown'): boolean =>
+  view !== 'unknown' && ruleViews(rule).includes(view);
 
 /**
  * The clip's camera angle, given the angle over all its reps' frames and each rep's own. Most

@@ -45,6 +45,8 @@ export const pullUp: ExerciseDef = {
       id: 'pull-up-chin', category: 'range_of_motion', name: 'Chin below the bar',
       correction: 'Pull until the chin clears the bar, driving the elbows down toward the ribs.',
       views: ['side', 'diagonal', 'front'],
+      // The chin (the nose keypoint) is hidden from behind: a back view cannot show it over the bar.
+      readsFace: true,
       check(rep) {
         const { value, index } = extreme(rep, chinOverHands, 'max');
         if (!Number.isFinite(value)) return undefined;

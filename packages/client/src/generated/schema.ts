@@ -1081,8 +1081,10 @@ export interface operations {
                                 }[];
                                 strengths: string[];
                                 visibility_context: {
-                                    camera_angle: string;
-                                    recommended_angle: string;
+                                    /** @description Where the camera stood, from the body's yaw to it and whether the person faced away: front, side, diagonal, back, or unknown when no one could be seen well enough. */
+                                    camera_angle: "front" | "side" | "diagonal" | "back" | "unknown";
+                                    /** @description The angle this exercise is judged best from: front, side or diagonal. */
+                                    recommended_angle: "front" | "side" | "diagonal";
                                     angle_recommendation: string;
                                 };
                             };
@@ -1736,8 +1738,10 @@ export interface operations {
                                 }[];
                                 strengths: string[];
                                 visibility_context: {
-                                    camera_angle: string;
-                                    recommended_angle: string;
+                                    /** @description Where the camera stood, from the body's yaw to it and whether the person faced away: front, side, diagonal, back, or unknown when no one could be seen well enough. */
+                                    camera_angle: "front" | "side" | "diagonal" | "back" | "unknown";
+                                    /** @description The angle this exercise is judged best from: front, side or diagonal. */
+                                    recommended_angle: "front" | "side" | "diagonal";
                                     angle_recommendation: string;
                                 };
                             };
@@ -1829,8 +1833,10 @@ export interface operations {
                                 }[];
                                 strengths: string[];
                                 visibility_context: {
-                                    camera_angle: string;
-                                    recommended_angle: string;
+                                    /** @description Where the camera stood, from the body's yaw to it and whether the person faced away: front, side, diagonal, back, or unknown when no one could be seen well enough. */
+                                    camera_angle: "front" | "side" | "diagonal" | "back" | "unknown";
+                                    /** @description The angle this exercise is judged best from: front, side or diagonal. */
+                                    recommended_angle: "front" | "side" | "diagonal";
                                     angle_recommendation: string;
                                 };
                             };
@@ -1922,8 +1928,10 @@ export interface operations {
                                 }[];
                                 strengths: string[];
                                 visibility_context: {
-                                    camera_angle: string;
-                                    recommended_angle: string;
+                                    /** @description Where the camera stood, from the body's yaw to it and whether the person faced away: front, side, diagonal, back, or unknown when no one could be seen well enough. */
+                                    camera_angle: "front" | "side" | "diagonal" | "back" | "unknown";
+                                    /** @description The angle this exercise is judged best from: front, side or diagonal. */
+                                    recommended_angle: "front" | "side" | "diagonal";
                                     angle_recommendation: string;
                                 };
                             };
