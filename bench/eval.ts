@@ -45,10 +45,11 @@ export function loadLabels(dir = videosDir): Label[] | null {
   return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Label[]) : null;
 }
 
-/** Clips never tuned on (bench/holdout.json). */
-export const holdout: ReadonlySet<string> = new Set(
-  (JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[] }).clips,
-);
+/** Clips never tuned on (bench/holdout.json): the first list, and each list added later with its own rule. */
+export const holdout: ReadonlySet<string> = (() => {
+  const h = JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[]; added?: { clips: string[] }[] };
+  return new Set([...h.clips, ...(h.added ?? []).flatMap((a) => a.clips)]);
+})();
 
 export interface ClipRow {
   file: string;
@@ -144,7 +145,7 @@ export function readCachedPoses(dir: string, version: string, file: string): Ext
 }
 
 /** Poses of one clip from the cache, or extracted (by `extract`) and stored there under `key`. */
-async function cachedPoses(dir: string, key: string, file: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
+export async function cachedPoses(dir: string, key: string, file: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
   const hit = readCachedPoses(dir, key, file);
   if (hit) return hit;
   const base = cacheBase(dir, key, file);
