@@ -40,9 +40,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export { videosDir };
 
+/**
+ * Labels that name a variant the catalog files under a broader exercise: a pec-deck and a cable
+ * crossover are both the catalog's chest fly (same movement, same signal and rules).
+ */
+export const catalogIdOf: Readonly<Record<string, string>> = { 'pec-deck-fly': 'chest-fly', 'cable-fly': 'chest-fly' };
+
 export function loadLabels(dir = videosDir): Label[] | null {
   const p = join(dir, 'labels.json');
-  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Label[]) : null;
+  if (!existsSync(p)) return null;
+  return (JSON.parse(readFileSync(p, 'utf8')) as Label[]).map((l) => ({ ...l, exercise: catalogIdOf[l.exercise] ?? l.exercise }));
 }
 
 /** Clips never tuned on (bench/holdout.json): the first list, and each list added later with its own rule. */

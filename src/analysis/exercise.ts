@@ -104,6 +104,11 @@ export interface ExerciseDef {
    * repetitions merged, so alternating reps are not read as one long rep.
    */
   progressSides?(f: FrameCtx, cal: Calibration): [number, number];
+  /**
+   * Each side's repetitions are repetitions of their own even when they overlap in time (the
+   * left knee drives while the right one returns in mountain climbers): never merged into one.
+   */
+  alternatingSides?: boolean;
   thresholds?: Thresholds;
   /** Frames per second to analyse when the default is too few for the movement's speed. */
   sampleFps?: number;

@@ -99,7 +99,8 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   if (def.progressSides) {
     // One side at a time shows as more valid repetitions than both sides read together.
     const opts = { fps, cuts, ...(period ? { period } : {}) };
-    const sides = mergeSides(countSeries(left, opts), countSeries(right, opts));
+    const [l, r] = [countSeries(left, opts), countSeries(right, opts)];
+    const sides = def.alternatingSides ? [...l, ...r].sort((a, b) => a.peak - b.peak) : mergeSides(l, r);
     const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;
     if (validOf(sides) > validOf(attempts)) attempts = sides;
   }

@@ -18,11 +18,26 @@ import { sitUp } from './sit-up.js';
 import { squat } from './squat.js';
 import { thruster } from './thruster.js';
 import { tricepPushdown } from './tricep-pushdown.js';
+import { bentOverRow } from './bent-over-row.js';
+import { chestFly } from './chest-fly.js';
+import { crunch } from './crunch.js';
+import { dips } from './dips.js';
+import { facePull } from './face-pull.js';
+import { hammerCurl } from './hammer-curl.js';
+import { kettlebellSwing } from './kettlebell-swing.js';
+import { legRaise } from './leg-raise.js';
+import { mountainClimber } from './mountain-climber.js';
+import { overheadTricepExtension } from './overhead-tricep-extension.js';
+import { romanianDeadlift } from './romanian-deadlift.js';
+import { seatedRow } from './seated-row.js';
 
 export const exercises: readonly ExerciseDef[] = [
   squat, pushUp, lunge, sideLunge, bicepCurl, shoulderPress, jumpingJack, gluteBridge, sitUp,
   // Added with issue 9; built from the biomechanics, checked on synthetic poses and the shared clips.
   deadlift, lateralRaise, frontRaise, burpee, pullUp, calfRaise, benchPress, thruster, tricepPushdown,
+  // Added with issue 20: definitions over the shared measurements (rules/body.ts, reach.ts).
+  dips, crunch, legRaise, romanianDeadlift, bentOverRow, kettlebellSwing, hammerCurl, mountainClimber,
+  facePull, seatedRow, chestFly, overheadTricepExtension,
 ];
 
 export function exerciseDef(id: string): ExerciseDef | undefined {

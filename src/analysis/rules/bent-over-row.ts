@@ -1,0 +1,84 @@
+// Bent-over row (barbell, or one dumbbell with a hand on a bench): the torso hinged forward and
+// still, the hands pull from hanging to the lower ribs. The signal is each hand's distance from its
+// shoulder in arm lengths (with the pose model's depth, so a pull toward a camera behind or in
+// front still reads), blended with the elbow bend; each arm is also counted alone for one-arm rows.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import type { Side } from '../signals.js';
+import { elbowAngle, extreme, grade, round } from './common.js';
+import { torsoTilt } from './body.js';
+import { handReach, meanFinite } from './reach.js';
+
+/** One arm's pull: 0 hanging straight (hand an arm's length away, elbow open), 1 pulled in. */
+export function pullProgress(f: FrameCtx, s: Side): number {
+  return meanFinite([(1 - handReach(f, s)) / 0.5, (165 - elbowAngle(f, s)) / 75]);
+}
+
+const bothArms = (f: FrameCtx) => {
+  const v = [pullProgress(f, 'left'), pullProgress(f, 'right')].filter(Number.isFinite);
+  return v.length ? Math.max(...v) : NaN;
+};
+
+export const bentOverRow: ExerciseDef = {
+  id: 'bent-over-row',
+  name: 'Bent-over row',
+  description: 'Barbell or dumbbell bent-over row, two arms or one arm with a hand on a bench: hinge the torso forward and keep it still, pull the weight from straight arms to the lower ribs, lower it under control. Film from the side or a diagonal at hip height, 2-3 m away, with the whole body and the weight in frame.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at hip height: the torso angle, the elbow path and how far the weight comes up are clearest there; a diagonal also works, and from the front or back only the count and the torso rise can be judged.',
+  filmingAdvice: 'Place the camera 2-3 m away at hip height, side-on, with the head, hands, hips and feet in frame.',
+  signal: 'hand distance from the shoulder (1 to 0.5 arm lengths, with depth) blended with the elbow bend (165 to 90 deg), on the arm that pulls higher',
+  progress: bothArms,
+  progressSides: (f) => [pullProgress(f, 'left'), pullProgress(f, 'right')],
+  // Hinged forward. Not "on the feet": a one-arm row kneels on a bench with one leg, and the
+  // torso turns with the pull, so a fifteen-degree tilt is all that is asked (standing tall is out).
+  gate: (f) => !(torsoTilt(f) < 15),
+  gateDescription: 'torso hinged at least 15 deg forward (standing, or with one knee and hand on a bench)',
+  rules: [
+    {
+      id: 'row-range', category: 'range_of_motion', name: 'Short pull',
+      correction: 'Pull until the elbow passes the torso and the weight touches the lower ribs.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        // Off the side the elbow angle foreshortens; the pull's own progress (hand toward the
+        // shoulder with depth) judges the range there instead.
+        if (rep.view !== 'side') {
+          if (rep.peakProgress >= 0.6) return null;
+          return { severity: grade(0.6 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
+        }
+        const { value, index } = extreme(rep, (f) => elbowAngle(f), 'min');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 100) return null;
+        return { severity: grade(value - 100, 15, 30), evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the weight all the way to the torso.' },
+    },
+    {
+      id: 'row-torso-rise', category: 'posture', name: 'Torso rising to pull',
+      correction: 'Keep the torso still at the same angle; lighten the weight rather than standing up into each pull.',
+      // Only side-on: from a diagonal or the front, a one-arm row's torso turning with the pull
+      // changes the shoulders' height just as a torso rising would.
+      views: ['side'],
+      check(rep) {
+        // Against the rep's own start: the tilt the person set, not a fixed angle.
+        const start = torsoTilt(rep.frames[0]!);
+        const { value, index } = extreme(rep, torsoTilt, 'min');
+        if (!Number.isFinite(start) || !Number.isFinite(value)) return undefined;
+        const rise = start - value;
+        if (rise <= 15) return null;
+        return { severity: grade(rise - 15, 8, 15), evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
+      },
+      strength: { category: 'posture', name: 'Still torso', description: 'The torso held its angle through the pull.' },
+    },
+    {
+      id: 'row-hinge', category: 'posture', name: 'Torso too upright',
+      correction: 'Hinge further: torso at about 45 deg or lower so the pull works the back, not the shoulders.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const { value, index } = extreme(rep, torsoTilt, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value >= 35) return null;
+        return { severity: grade(35 - value, 5, 10), evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
+      },
+      strength: { category: 'posture', name: 'Hinged position', description: 'Held a hinged torso through the set.' },
+    },
+  ],
+};

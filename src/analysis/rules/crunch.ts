@@ -1,0 +1,83 @@
+// Crunch: lying on the back (or a decline bench), the shoulders curl off the floor toward the
+// knees while the lower back stays down; a short movement, unlike the sit-up. The signal is how far
+// the shoulders come toward the knees, in leg lengths, against the lying position of the
+// surrounding seconds, blended with the shoulder rise over the hips in torso lengths. Both are
+// relative to the person and the clip, so a bench tilted head-down reads like the floor.
+import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
+import { pairPoint } from '../signals.js';
+import { extreme, grade, round } from './common.js';
+import { perFrame, rollingLevel, storePerFrame } from './body.js';
+import { shoulderRise } from './sit-up.js';
+import { meanFinite } from './reach.js';
+
+/** Shoulder-midpoint to knee-midpoint in leg lengths: shorter as the torso curls. */
+export function shoulderToKnee(f: FrameCtx): number {
+  const sh = pairPoint(f.p, 'shoulder'), kn = pairPoint(f.p, 'knee');
+  return sh && kn && f.legLen > 0 ? Math.hypot(sh.x - kn.x, sh.y - kn.y) / f.legLen : NaN;
+}
+
+/** Lying down or reclined: the hips are not high over the ankles (nobody standing). */
+function onBack(f: FrameCtx): boolean {
+  const hip = pairPoint(f.p, 'hip'), ankle = pairPoint(f.p, 'ankle'), sh = pairPoint(f.p, 'shoulder');
+  if (!hip || !sh) return false;
+  return !ankle || !(f.legLen > 0) || (ankle.y - hip.y) / f.legLen < 0.6;
+}
+
+export const crunch: ExerciseDef = {
+  id: 'crunch',
+  name: 'Crunch',
+  description: 'Abdominal crunch on the floor or a decline bench: knees bent, lift the shoulders off the floor by curling the upper back toward the knees, lower back down, lower back stays on the floor. Film from the side at floor height, 2-3 m away, with the head, hips and knees in frame.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at floor level: how high the shoulders lift and whether the neck is pulled are clearest there; a diagonal view also counts.',
+  filmingAdvice: 'Put the camera on the floor side-on, 2-3 m away, with the head, hips and knees in frame.',
+  signal: 'mean of the shoulders approaching the knees (0.25 leg lengths closer than the lying position of the surrounding seconds) and the shoulders rising over the hips (0.3 torso lengths above lying)',
+  calibrate(frames) {
+    const cal: Calibration = {};
+    storePerFrame(cal, 'far', frames, rollingLevel(frames, shoulderToKnee, 0.9, 0.3, 2, 1));
+    storePerFrame(cal, 'flat', frames, rollingLevel(frames, shoulderRise, 0.1, -1, 1, 0));
+    return cal;
+  },
+  progress: (f, cal) => meanFinite([
+    (perFrame(cal, 'far', f) - shoulderToKnee(f)) / 0.25,
+    (shoulderRise(f) - perFrame(cal, 'flat', f)) / 0.3,
+  ]),
+  gate: onBack,
+  gateDescription: 'lying or reclined, hips not high over the ankles',
+  rules: [
+    {
+      id: 'crunch-range', category: 'range_of_motion', name: 'Shoulders barely leaving the floor',
+      correction: 'Curl until the shoulder blades are off the floor, bringing the ribs toward the hips.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        if (rep.peakProgress >= 0.8) return null;
+        return { severity: grade(0.8 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The shoulders came up about ${round(rep.peakProgress * 100)}% of a full crunch.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full crunch', description: 'Curled the shoulders well off the floor.' },
+    },
+    {
+      id: 'crunch-descent', category: 'tempo', name: 'Dropping back down',
+      correction: 'Lower the shoulders slowly, taking at least as long as on the way up.',
+      views: ['side', 'diagonal', 'front'],
+      check(rep) {
+        const up = rep.frames[rep.peak]!.t - rep.frames[0]!.t;
+        const down = rep.frames[rep.frames.length - 1]!.t - rep.frames[rep.peak]!.t;
+        if (up <= 0 || down >= 0.5 * up) return null;
+        return { severity: 'minor', evidence: rep.peak, description: `The way down took ${(down / 1000).toFixed(1)} s against ${(up / 1000).toFixed(1)} s up.` };
+      },
+      strength: { category: 'tempo', name: 'Controlled descent', description: 'Lowered under control.' },
+    },
+    {
+      id: 'crunch-sit-up', category: 'technique', name: 'Sitting all the way up',
+      correction: 'Stop when the shoulder blades leave the floor; sitting up turns the crunch into a hip-flexor sit-up.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const { value, index } = extreme(rep, shoulderRise, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        // Shoulders more than 0.8 torso lengths over the hips: the torso is past about 55 deg.
+        if (value <= 0.8) return null;
+        return { severity: grade(value - 0.8, 0.1, 0.2), evidence: index, description: `The torso came up to about ${round((Math.asin(Math.min(1, value)) * 180) / Math.PI)} deg from the floor.` };
+      },
+      strength: { category: 'technique', name: 'Short, controlled curl', description: 'Curled without sitting all the way up.' },
+    },
+  ],
+};

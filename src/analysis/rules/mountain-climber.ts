@@ -1,0 +1,52 @@
+// Mountain climber: from a high plank, one knee drives toward the chest and back while the other
+// leg stays long, alternating quickly. Each knee drive is a repetition (the usual count of both
+// legs together), so each leg is counted on its own and the drives merged. The signal is one leg's
+// hip flexion (shoulder-hip-knee angle) from the plank's straight line.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { quantile, type Side } from '../signals.js';
+import { bodyLine, bodyLying, extreme, grade, hipAngle, round } from './common.js';
+
+/** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
+export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngle(f, s)) / 70;
+
+export const mountainClimber: ExerciseDef = {
+  id: 'mountain-climber',
+  name: 'Mountain climber',
+  description: 'Mountain climbers from a high plank: hands under the shoulders, drive one knee toward the chest and back, then the other, keeping the hips level with the shoulders. Each knee drive counts as one repetition. Film from the side at floor height, 2-3 m away, with the whole body from hands to feet in frame.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at floor level: the knee drive and the hip height against the plank line are clearest there; from the front only the count can be judged.',
+  filmingAdvice: 'Put the camera at floor height side-on, 2-3 m away, with the hands, head, hips and feet in frame.',
+  signal: 'hip flexion of each leg (170 to 100 deg shoulder-hip-knee), each leg counted alone and the drives merged',
+  progress: (f) => Math.max(kneeDrive(f, 'left'), kneeDrive(f, 'right')),
+  progressSides: (f) => [kneeDrive(f, 'left'), kneeDrive(f, 'right')],
+  alternatingSides: true,
+  gate: (f) => bodyLying(f, 40),
+  gateDescription: 'in a plank: torso within 40 deg of horizontal',
+  rules: [
+    {
+      id: 'climber-drive', category: 'range_of_motion', name: 'Short knee drive',
+      correction: 'Drive the knee all the way under the chest on every step.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        if (rep.peakProgress >= 0.8) return null;
+        return { severity: grade(0.8 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full knee drive', description: 'Drove the knee under the chest.' },
+    },
+    {
+      id: 'climber-hips-high', category: 'posture', name: 'Hips piking up',
+      correction: 'Keep the hips level with the shoulders, the body one straight line from head to the back heel.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        // The hip's bend from the shoulder-ankle line on the extended frames of the rep.
+        const bends = rep.frames.map((f) => { const b = bodyLine(f); return b && !b.below ? b.bend : b ? -b.bend : NaN; });
+        const value = quantile(bends, 0.5);
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 35) return null;
+        const { index } = extreme(rep, (f) => { const b = bodyLine(f); return b && !b.below ? b.bend : NaN; }, 'max');
+        return { severity: grade(value - 35, 10, 20), evidence: index, description: `The hips rose about ${round(value)} deg above the shoulder-heel line.` };
+      },
+      strength: { category: 'posture', name: 'Level hips', description: 'The hips stayed level with the shoulders.' },
+    },
+  ],
+};

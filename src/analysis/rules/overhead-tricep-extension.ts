@@ -1,0 +1,74 @@
+// Overhead triceps extension (one dumbbell in both hands, a cable or an EZ bar): the upper arms
+// point up beside the head and stay there, the forearms lower the weight behind the head and
+// extend back to straight arms. The signal is the hands' height over the elbows in forearm lengths,
+// a vertical distance that reads the same from the front, the side or behind.
+import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
+import { atPeak, elbowAngle, grade, round } from './common.js';
+import { dropBelowShoulder, meanOf } from './body.js';
+import { elbowFlare } from './reach.js';
+
+/** Wrist above its elbow in forearm lengths (0.47 of the arm): 1 straight up, negative behind the head. */
+export function handOverElbow(f: FrameCtx, s: Side): number {
+  const el = f.p[joint(s, 'elbow')]!, wr = f.p[joint(s, 'wrist')]!;
+  if (Math.min(el.score, wr.score) < VISIBLE || !(f.armLen > 0)) return NaN;
+  return (el.y - wr.y) / (0.47 * f.armLen);
+}
+
+/** 0 arms straight overhead, 1 with the hands about half a forearm below the elbows. */
+export const extensionDepth = (f: FrameCtx, s: Side) => (0.95 - handOverElbow(f, s)) / 1.3;
+
+const elbowsUp = (f: FrameCtx) => (['left', 'right'] as const).some((s) => dropBelowShoulder(f, s, 'elbow') < 0);
+
+export const overheadTricepExtension: ExerciseDef = {
+  id: 'overhead-tricep-extension',
+  name: 'Overhead triceps extension',
+  description: 'Seated or standing overhead triceps extension with a dumbbell held in both hands (or a cable or EZ bar): upper arms up beside the head and still, lower the weight behind the head until the elbows are bent past 90 deg, then extend to straight arms. Film from the side at head height, 2-3 m away, with the weight at its highest and the hips in frame.',
+  recommendedAngle: 'side',
+  angleAdvice: 'Film from the side at head height: the depth behind the head and the lockout are clearest there; from the front or behind the count and the elbow flare read.',
+  filmingAdvice: 'Place the camera 2-3 m away at head height with the raised weight, the elbows and the hips in frame.',
+  signal: 'hands above the elbows in forearm lengths: 0.95 (straight overhead) down to -0.35 = full range, both arms averaged',
+  progress: (f) => meanOf([extensionDepth(f, 'left'), extensionDepth(f, 'right')]),
+  gate: elbowsUp,
+  gateDescription: 'elbows above the shoulders',
+  rules: [
+    {
+      id: 'ote-depth', category: 'range_of_motion', name: 'Shallow lowering',
+      correction: 'Lower the weight behind the head until the elbows bend past 90 deg.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const v = atPeak(rep, (f) => elbowAngle(f));
+        if (!Number.isFinite(v)) return undefined;
+        if (v <= 95) return null;
+        return { severity: grade(v - 95, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full stretch', description: 'Lowered the weight deep behind the head.' },
+    },
+    {
+      id: 'ote-lockout', category: 'range_of_motion', name: 'Incomplete extension',
+      correction: 'Straighten the arms fully overhead at the top of every rep.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
+        if (!ends.length) return undefined;
+        const v = Math.max(...ends);
+        if (v >= 150) return null;
+        return { severity: grade(150 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Straightened the arms overhead.' },
+    },
+    {
+      id: 'ote-elbow-flare', category: 'technique', name: 'Elbows flaring out',
+      correction: 'Keep the elbows pointing up and close to the head; let only the forearms move.',
+      views: ['front'],
+      check(rep) {
+        const v = atPeak(rep, elbowFlare);
+        if (!Number.isFinite(v)) return undefined;
+        // Elbows spread wider than 1.4 shoulder widths at the bottom of the rep.
+        if (v <= 1.4) return null;
+        return { severity: grade(v - 1.4, 0.2, 0.4), evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
+      },
+      strength: { category: 'technique', name: 'Elbows in', description: 'The elbows stayed close to the head.' },
+    },
+  ],
+};

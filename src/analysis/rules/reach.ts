@@ -1,0 +1,43 @@
+// Measurements the pulling, pressing and fly exercises added with issue 20 share: how far a hand is
+// from its shoulder and how far the hands are from each other, in the person's arm lengths. Both
+// use the pose model's depth (z, on the scale of x) when it is there, so an arm reaching toward or
+// away from the camera (a row or face pull filmed from behind, a fly from the front) still reads
+// its true length instead of a foreshortened one.
+import type { FrameCtx } from '../exercise.js';
+import type { Keypoint } from '../pose.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
+
+/** Distance between two keypoints, with depth when both carry it. */
+export function dist3(a: Keypoint, b: Keypoint): number {
+  const dz = a.z !== undefined && b.z !== undefined ? a.z - b.z : 0;
+  return Math.hypot(a.x - b.x, a.y - b.y, dz);
+}
+
+/** Wrist to its shoulder in arm lengths: about 1 with the arm straight, 0.3-0.5 pulled in. */
+export function handReach(f: FrameCtx, s: Side): number {
+  const sh = f.p[joint(s, 'shoulder')]!, wr = f.p[joint(s, 'wrist')]!;
+  if (Math.min(sh.score, wr.score) < VISIBLE || !(f.armLen > 0)) return NaN;
+  return dist3(sh, wr) / f.armLen;
+}
+
+/** Wrist to wrist in arm lengths: near 0 with the hands together, 2 or more with the arms spread. */
+export function handGap(f: FrameCtx): number {
+  const l = f.p[joint('left', 'wrist')]!, r = f.p[joint('right', 'wrist')]!;
+  if (Math.min(l.score, r.score) < VISIBLE || !(f.armLen > 0)) return NaN;
+  return dist3(l, r) / f.armLen;
+}
+
+/** Elbow to elbow over shoulder to shoulder: about 1 with the elbows in front, more flared out. */
+export function elbowFlare(f: FrameCtx): number {
+  const ls = f.p[joint('left', 'shoulder')]!, rs = f.p[joint('right', 'shoulder')]!;
+  const le = f.p[joint('left', 'elbow')]!, re = f.p[joint('right', 'elbow')]!;
+  if (Math.min(ls.score, rs.score, le.score, re.score) < VISIBLE) return NaN;
+  const span = Math.abs(ls.x - rs.x);
+  return span > 0.1 * f.armLen ? Math.abs(le.x - re.x) / span : NaN;
+}
+
+/** Mean of the finite values, NaN when none. */
+export function meanFinite(v: number[]): number {
+  const f = v.filter(Number.isFinite);
+  return f.length ? f.reduce((a, b) => a + b, 0) / f.length : NaN;
+}
