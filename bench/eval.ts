@@ -2,6 +2,8 @@
 //   --holdout        only the clips on bench/holdout.json (never tuned on)
 //   --tuning         only the clips not on it
 //   --only a.mp4,b   only these clips
+//   --any            run every clip as `any` (the counter for any repeated movement), whatever its
+//                    exercise, in or outside the catalog; figures per labelled exercise as usual
 //   --json FILE      also write the per-clip rows as JSON (for diffs between engine versions)
 //   --cache DIR      keep each clip's poses in DIR (keyed by engine version) and reuse them, so a
 //                    change to counting, view or rules re-runs in seconds without the model
@@ -196,22 +198,25 @@ function augmentedPoses(a: Augmentation) {
 
 /** One row per clip of `chosen` (printed as it goes); `augment` films them differently. */
 async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentation): Promise<ClipRow[]> {
+  // With --any every clip is analysed as `any`; rows keep the labelled exercise for the figures.
+  const asAny = process.argv.includes('--any');
+  const idOf = (l: Label) => (asAny ? 'any' : l.exercise);
   const engine = createPoseEngine();
   const cache = arg('--cache');
-  const poses = augment ? augmentedPoses(augment) : (l: Label) => engine.extractPoses({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
+  const poses = augment ? augmentedPoses(augment) : (l: Label) => engine.extractPoses({ videoPath: join(videosDir, l.file), exerciseId: idOf(l) });
   const key = augment ? `${engine.version} ${augment.name}` : engine.version;
   const rows: ClipRow[] = [];
   for (const l of chosen) {
-    if (!exerciseDef(l.exercise)) {
+    if (!exerciseDef(idOf(l))) {
       if (!augment) skipped.push(`${l.file} (${l.exercise})`);
       continue;
     }
     const out = cache || augment
       ? await (async () => {
         const x = cache ? await cachedPoses(cache, key, l.file, () => poses(l)) : await poses(l);
-        return { ...analyzePoses(exerciseDef(l.exercise)!, x.poses, x.fps), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
+        return { ...analyzePoses(exerciseDef(idOf(l))!, x.poses, x.fps), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
       })()
-      : await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: l.exercise });
+      : await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: idOf(l) });
     const valid = out.result.repetitions.filter((r) => r.is_valid_rep);
     rows.push({
       file: l.file, exercise: l.exercise, labeled: l.reps, sure: l.confidence !== '±1', valid: valid.length,
@@ -249,7 +254,7 @@ async function main() {
     (set === 'holdout' ? holdout.has(l.file) : set === 'tuning' ? !holdout.has(l.file) : true));
   const augments = arg('--augment') ? pickAugmentations(arg('--augment')!) : [];
   const engine = createPoseEngine();
-  console.log(`engine ${engine.version}; clips: ${set}${only ? ` (${only.length} named)` : ''}`);
+  console.log(`engine ${engine.version}; clips: ${set}${only ? ` (${only.length} named)` : ''}${process.argv.includes('--any') ? '; every clip run as any' : ''}`);
   const skipped: string[] = [];
   const rows = await evaluate(chosen, skipped);
   console.log('\n' + table([

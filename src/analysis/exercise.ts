@@ -59,6 +59,8 @@ export interface RepView {
   view: CameraAngle;
   /** The exercise's progress signal over the rep's frames (NaN where unseen), when known. */
   progress?: number[];
+  /** Durations of the set's valid repetitions, seconds: tempo judged against the set's own. */
+  setDurationsS?: number[];
 }
 
 export interface FormRule {
@@ -116,6 +118,8 @@ export interface ExerciseDef {
   gate(f: FrameCtx): boolean;
   gateDescription: string;
   rules: FormRule[];
+  /** Said instead of form verdicts when the definition has no exercise-specific rules (`any`). */
+  formNotChecked?: string;
 }
 
 export type Calibration = Record<string, number>;

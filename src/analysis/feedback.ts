@@ -88,6 +88,10 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   const { def, view } = ctx;
   const out: KeyImprovementArea[] = [];
   const base = { impact: 'low', pattern_of_occurrence: 'not_applicable', affected_reps: [] as number[] };
+  if (def.formNotChecked && reps.length) {
+    out.push({ ...base, priority: 1, category: 'setup', name: 'Not checked: form faults', description: def.formNotChecked,
+      correction: 'Choose the exercise from the catalog when it is listed; its form rules then judge every repetition.' });
+  }
   if (!ctx.personSeen || reps.length === 0) {
     out.push({ ...base, priority: 1, category: 'setup', name: 'Person not analysable',
       impact: 'high',

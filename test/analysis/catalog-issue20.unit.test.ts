@@ -174,3 +174,37 @@ test('mountain climber: each knee drive counts, the two legs alternating and ove
   const out = analyzePoses(d, frames, FPS);
   assert.ok(Math.abs(valid(out) - 12) <= 1, `${valid(out)} drives`);
 });
+
+// ---------------------------------------------------------------- any
+
+test('any: counts squats, curls and raises it has no rules for, from the whole-body pose, in the same result shape', () => {
+  const d = def('any');
+  assert.equal(catalog.find((e) => e.exercise_id === 'any')?.name, 'Any repeated movement');
+  const moves: [string, (u: number) => Keypoint[]][] = [
+    ['squat side', (u) => project(body({ kneeBend: 100 * u, tilt: 30 * u }), VIEWS.side)],
+    ['curl front', (u) => project(body(both({ raise: 0, plane: 0, bend: 140 * u })), VIEWS.front)],
+    ['lateral raise front', (u) => project(body(both({ raise: 90 * u, plane: 90 })), VIEWS.front)],
+  ];
+  for (const [name, pose] of moves) {
+    const out = setOf(d, pose, 5);
+    assert.equal(valid(out), 5, name);
+    for (const r of out.result.repetitions) {
+      assert.ok(r.end_time_ms > r.start_time_ms, `${name}: times`);
+      assert.ok(r.issues.every((i) => ['range_of_motion', 'tempo'].includes(i.category)), `${name}: only range and tempo are judged`);
+    }
+    const areas = out.result.overall_feedback.key_improvement_areas.map((a) => a.name);
+    assert.ok(areas.includes('Not checked: form faults'), `${name}: ${areas.join(', ')}`);
+  }
+});
+
+test('any: a person standing still, swaying a little, has no repetitions; one short rep among full ones is flagged', () => {
+  const d = def('any');
+  const still = analyzePoses(d, series(FPS, 12, (t) => project(body({ tilt: 2 * Math.sin(t), kneeBend: 3 * Math.sin(1.7 * t) }), VIEWS.front)), FPS);
+  assert.equal(valid(still), 0);
+  // Six squats, the fourth to 65% of the depth of the others: a repetition, short of the best.
+  const depth = (t: number) => (Math.floor(t / 3) === 3 ? 0.65 : 1) * wave(t, 2, 1);
+  const out = analyzePoses(d, series(FPS, 18, (t) => project(body({ kneeBend: 100 * depth(t), tilt: 30 * depth(t) }), VIEWS.side)), FPS);
+  assert.equal(valid(out), 6);
+  const flagged = out.result.repetitions.filter((r) => r.issues.some((i) => i.name === 'Shorter than the best repetitions')).map((r) => r.attempt_number);
+  assert.deepEqual(flagged, [4]);
+});

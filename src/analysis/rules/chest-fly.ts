@@ -3,7 +3,7 @@
 // the hands in arm lengths (with depth, so a fly seen from the side still reads) against the open
 // position of the surrounding seconds: 0 open, 1 with the gap closed by 70% of that.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, grade, over, round } from './common.js';
+import { elbowAngle, extreme, grade, over, round, torsoLean } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { handGap } from './reach.js';
 
@@ -46,6 +46,19 @@ export const chestFly: ExerciseDef = {
         return { severity: grade(range - 45, 15, 30), evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
       },
       strength: { category: 'technique', name: 'Fixed elbows', description: 'Held the elbow bend through the sweep.' },
+    },
+    {
+      id: 'fly-swing', category: 'posture', name: 'Body swinging',
+      correction: 'Keep the torso still; the arms alone sweep the handles together.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
+        const swing = max.value - min.value;
+        if (swing <= 12) return null;
+        return { severity: grade(swing - 12, 6, 12), evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+      },
+      strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still.' },
     },
   ],
 };

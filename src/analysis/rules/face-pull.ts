@@ -3,7 +3,7 @@
 // (hand distance from the shoulder with depth, blended with the elbow bend): from behind, where it
 // is often filmed, the arms reach away from the camera and only the depth shows their length.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { grade, round, upright } from './common.js';
+import { extreme, grade, round, torsoLean, upright } from './common.js';
 import { dropBelowShoulder, maxOf } from './body.js';
 import { pullProgress } from './bent-over-row.js';
 import { elbowFlare, meanFinite } from './reach.js';
@@ -48,6 +48,19 @@ export const facePull: ExerciseDef = {
         return { severity: grade(v - 0.2, 0.1, 0.2), evidence: p, description: `At the end of the pull the elbows were ${round(v * 100)}% of an arm length below the shoulders.` };
       },
       strength: { category: 'technique', name: 'Elbows high', description: 'Pulled with the elbows at shoulder height.' },
+    },
+    {
+      id: 'face-pull-lean', category: 'posture', name: 'Leaning back to pull',
+      correction: 'Stand tall and still; step closer or lighten the stack instead of leaning back into the pull.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
+        const swing = max.value - min.value;
+        if (swing <= 12) return null;
+        return { severity: grade(swing - 12, 6, 12), evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` };
+      },
+      strength: { category: 'posture', name: 'Still torso', description: 'Stood still while pulling.' },
     },
   ],
 };

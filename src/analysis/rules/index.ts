@@ -30,6 +30,7 @@ import { mountainClimber } from './mountain-climber.js';
 import { overheadTricepExtension } from './overhead-tricep-extension.js';
 import { romanianDeadlift } from './romanian-deadlift.js';
 import { seatedRow } from './seated-row.js';
+import { anyMovement } from './any.js';
 
 export const exercises: readonly ExerciseDef[] = [
   squat, pushUp, lunge, sideLunge, bicepCurl, shoulderPress, jumpingJack, gluteBridge, sitUp,
@@ -38,6 +39,8 @@ export const exercises: readonly ExerciseDef[] = [
   // Added with issue 20: definitions over the shared measurements (rules/body.ts, reach.ts).
   dips, crunch, legRaise, romanianDeadlift, bentOverRow, kettlebellSwing, hammerCurl, mountainClimber,
   facePull, seatedRow, chestFly, overheadTricepExtension,
+  // Last: the counter for a movement the catalog has no definition for (rules/any.ts).
+  anyMovement,
 ];
 
 export function exerciseDef(id: string): ExerciseDef | undefined {

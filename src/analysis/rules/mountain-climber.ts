@@ -48,5 +48,18 @@ export const mountainClimber: ExerciseDef = {
       },
       strength: { category: 'posture', name: 'Level hips', description: 'The hips stayed level with the shoulders.' },
     },
+    {
+      id: 'climber-hips-sag', category: 'posture', name: 'Hips sagging',
+      correction: 'Brace the core so the hips do not drop below the line from the shoulders to the back heel.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const sag = (f: FrameCtx) => { const b = bodyLine(f); return b ? (b.below ? b.bend : 0) : NaN; };
+        const value = quantile(rep.frames.map(sag), 0.5);
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 15) return null;
+        return { severity: grade(value - 15, 8, 15), evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
+      },
+      strength: { category: 'posture', name: 'Braced plank', description: 'The hips stayed up in line with the body.' },
+    },
   ],
 };

@@ -44,5 +44,18 @@ export const seatedRow: ExerciseDef = {
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms pulled.' },
     },
+    {
+      id: 'seated-row-extension', category: 'range_of_motion', name: 'Arms not straightening',
+      correction: 'Let the arms straighten fully in front between pulls so the back stretches.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
+        if (!ends.length) return undefined;
+        const v = Math.max(...ends);
+        if (v >= 145) return null;
+        return { severity: grade(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Full extension', description: 'Straightened the arms between pulls.' },
+    },
   ],
 };

@@ -1,0 +1,121 @@
+// The movement a clip repeats, found without knowing the exercise: the direction in whole-body pose
+// space along which the pose varies most (the first principal component of the joints' positions),
+// so the joints that move most carry the signal and the still ones weigh nothing. Positions are
+// taken relative to the hips and scaled by the person's torso, so walking nearer or panning moves
+// nothing; the hips' own height against the shot's median stays in, so jumps and squats (where the
+// whole body rises and falls) are seen. Pure and linear in the number of frames.
+import type { FrameCtx } from './exercise.js';
+import { KP, type Keypoint } from './pose.js';
+import { pairPoint, quantile, VISIBLE } from './signals.js';
+
+/** Joints whose motion can carry a repetition (the face follows the shoulders and adds noise). */
+const JOINTS = [
+  KP.leftShoulder, KP.rightShoulder, KP.leftElbow, KP.rightElbow, KP.leftWrist, KP.rightWrist,
+  KP.leftHip, KP.rightHip, KP.leftKnee, KP.rightKnee, KP.leftAnkle, KP.rightAnkle, KP.nose,
+];
+
+/** Per frame: each joint's (x, y) from the hip midpoint in torso lengths, and the hips' height; NaN unseen. */
+export function bodyFeatures(frames: readonly FrameCtx[]): number[][] {
+  const hips = frames.map((f) => pairPoint(f.p, 'hip'));
+  const scale = (f: FrameCtx) => (f.torsoLen > 0 ? f.torsoLen : f.legLen > 0 ? f.legLen / 1.6 : NaN);
+  const hipY = quantile(hips.map((h, i) => (h ? h.y / scale(frames[i]!) : NaN)), 0.5);
+  return frames.map((f, i) => {
+    const h = hips[i], s = scale(f);
+    const row: number[] = [];
+    for (const k of JOINTS) {
+      const p: Keypoint = f.p[k]!;
+      const ok = h && s > 0 && p.score >= VISIBLE;
+      row.push(ok ? (p.x - h.x) / s : NaN, ok ? (p.y - h.y) / s : NaN);
+    }
+    row.push(h && s > 0 ? h.y / s - hipY : NaN);
+    return row;
+  });
+}
+
+/**
+ * The features projected on their first principal component: one number per frame (NaN where the
+ * person is unseen). Unseen values are filled with the feature's median before the projection, so
+ * a joint hidden for a moment does not break the series. Sign: positive away from where the series
+ * rests most (its median side), so a repetition is a rise from rest and back.
+ */
+export function principalMovement(raw: readonly number[][], halfWindow = 0): number[] {
+  const features = halfWindow > 0 ? detrend(raw, halfWindow) : raw;
+  const n = features.length, d = features[0]?.length ?? 0;
+  if (n < 3 || d === 0) return new Array<number>(n).fill(NaN);
+  const seenRow = features.map((r) => r.filter(Number.isFinite).length >= d / 3);
+  const med: number[] = [];
+  const cols: number[][] = [];
+  for (let j = 0; j < d; j++) {
+    const col = features.map((r, i) => (seenRow[i] ? r[j]! : NaN));
+    const m = quantile(col, 0.5);
+    med.push(Number.isFinite(m) ? m : 0);
+    // A joint seen in under half the frames is left out: filling it would invent a movement.
+    const seen = col.filter(Number.isFinite).length;
+    cols.push(seen >= 0.5 * seenRow.filter(Boolean).length ? col.map((v) => (Number.isFinite(v) ? v - med[j]! : 0)) : col.map(() => 0));
+  }
+  // Covariance of the centred features over the seen frames.
+  const cov = Array.from({ length: d }, () => new Float64Array(d));
+  for (let i = 0; i < n; i++) {
+    if (!seenRow[i]) continue;
+    for (let a = 0; a < d; a++) {
+      const va = cols[a]![i]!;
+      if (va === 0) continue;
+      for (let b = a; b < d; b++) cov[a]![b]! += va * cols[b]![i]!;
+    }
+  }
+  for (let a = 0; a < d; a++) for (let b = 0; b < a; b++) cov[a]![b] = cov[b]![a]!;
+  // Power iteration from the direction of largest variance among the single features.
+  let v = new Float64Array(d);
+  let best = 0;
+  for (let a = 1; a < d; a++) if (cov[a]![a]! > cov[best]![best]!) best = a;
+  v[best] = 1;
+  for (let it = 0; it < 60; it++) {
+    const w = new Float64Array(d);
+    for (let a = 0; a < d; a++) { let s = 0; for (let b = 0; b < d; b++) s += cov[a]![b]! * v[b]!; w[a] = s; }
+    const norm = Math.hypot(...w);
+    if (!(norm > 0)) break;
+    for (let a = 0; a < d; a++) w[a]! /= norm;
+    v = w;
+  }
+  const proj = features.map((_, i) => {
+    if (!seenRow[i]) return NaN;
+    let s = 0;
+    for (let a = 0; a < d; a++) s += cols[a]![i]! * v[a]!;
+    return s;
+  });
+  const lo = quantile(proj, 0.05), hi = quantile(proj, 0.95), mid = quantile(proj, 0.5);
+  // Rest is the end the series dwells near; the repetition moves away from it.
+  const flip = Number.isFinite(mid) && hi - mid < mid - lo;
+  return flip ? proj.map((x) => -x) : proj;
+}
+
+/**
+ * Each feature minus its rolling median over `half` frames either side: what the body repeats at
+ * the pace of repetitions stays, one-off slow changes (lifting the weight into place, sitting
+ * down, turning to the camera) fall out before they can outweigh the repetitions.
+ */
+export function detrend(features: readonly number[][], half: number): number[][] {
+  const d = features[0]?.length ?? 0;
+  const out = features.map((r) => r.slice());
+  for (let j = 0; j < d; j++) {
+    const col = features.map((r) => r[j]!);
+    const base = col.map((_, i) => quantile(col.slice(Math.max(0, i - half), i + half + 1), 0.5));
+    for (let i = 0; i < out.length; i++) out[i]![j] = col[i]! - base[i]!;
+  }
+  return out;
+}
+
+/**
+ * The span of a repetition in the series: the median over the frames of the range (10th to 90th
+ * percentile) of a window of `half` frames either side. One large one-off movement widens the
+ * window range only around it, so it cannot shrink every repetition to noise.
+ */
+export function typicalSpan(series: readonly number[], half: number): number {
+  const ranges: number[] = [];
+  for (let i = 0; i < series.length; i += Math.max(1, Math.floor(half / 2))) {
+    const w = series.slice(Math.max(0, i - half), i + half + 1) as number[];
+    const lo = quantile(w, 0.1), hi = quantile(w, 0.9);
+    if (Number.isFinite(lo) && Number.isFinite(hi)) ranges.push(hi - lo);
+  }
+  return quantile(ranges, 0.5);
+}
