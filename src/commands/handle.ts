@@ -3,7 +3,7 @@
 import { ledgerStream, type LedgerEvent } from '../events/ledger.js';
 import { ConflictError, type EventStore } from '../events/store/port.js';
 import { StoreUnavailable } from './errors.js';
-import { evolve, fold, initialState, type KeyState } from './state.js';
+import { fold, initialState, type KeyState } from './state.js';
 
 export interface Decision {
   events: LedgerEvent[];
@@ -38,7 +38,7 @@ export function createLedger(store: EventStore, afterAppend: () => Promise<void>
     const newer = await store.readStream(ledgerStream(keyId), cached.revision + 1);
     if (newer.length === 0) return cached;
     const entry = {
-      state: newer.reduce<KeyState>(evolve, cached.state),
+      state: fold(newer, cached.state),
       revision: newer[newer.length - 1]!.revision,
     };
     remember(keyId, entry);

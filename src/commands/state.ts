@@ -129,11 +129,38 @@ function without<T>(record: Readonly<Record<string, T>>, key: string): Record<st
   return rest;
 }
 
+// Copying a record per event made folding a key's history quadratic in its live jobs (5,000 queued
+// jobs: seconds on the event loop the first time a worker loaded the key). Within one fold(), a
+// record this fold already copied belongs to no one else, so later events change it in place: each
+// record is copied at most once per fold. A state passed in is never changed (evolve() alone, or a
+// record not yet copied, copies as before).
+let owned: WeakSet<object> | undefined;
+
+function put<T>(record: Readonly<Record<string, T>>, key: string, value: T): Record<string, T> {
+  if (owned?.has(record)) {
+    (record as Record<string, T>)[key] = value;
+    return record as Record<string, T>;
+  }
+  const copy = { ...record, [key]: value };
+  owned?.add(copy);
+  return copy;
+}
+
+function drop<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  if (owned?.has(record)) {
+    delete (record as Record<string, T>)[key];
+    return record as Record<string, T>;
+  }
+  const copy = without(record, key);
+  owned?.add(copy);
+  return copy;
+}
+
 function finishJob(state: KeyState, jobId: string, ranEngine: boolean, endedAt: string): KeyState {
   const job = jobOf(state, jobId);
   if (!job) return state;
-  const kept = { ...state.kept, [jobId]: { handle: job.handle, endedAt } };
-  return { ...state, jobs: without(state.jobs, jobId), kept, held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
+  const kept = put(state.kept, jobId, { handle: job.handle, endedAt });
+  return { ...state, jobs: drop(state.jobs, jobId), kept, held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
 }
 
 export function evolve(state: KeyState, event: LedgerEvent): KeyState {
@@ -158,37 +185,37 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       let drop = 0;
       while (drop < state.recentMints.length && state.recentMints[drop]! <= horizon) drop++;
       const recentMints = [...state.recentMints.slice(drop), t];
-      return { ...state, spots: { ...state.spots, [handle]: { expiresAt, size: 0 } }, recentMints };
+      return { ...state, spots: put(state.spots, handle, { expiresAt, size: 0 }), recentMints };
     }
     case 'SpotUploaded': {
       const spot = spotOf(state, event.data.handle);
       if (!spot) return state;
-      return { ...state, spots: { ...state.spots, [event.data.handle]: { ...spot, size: event.data.size } } };
+      return { ...state, spots: put(state.spots, event.data.handle, { ...spot, size: event.data.size }) };
     }
     case 'SpotExpired':
     case 'SpotClaimed':
-      return { ...state, spots: without(state.spots, event.data.handle) };
+      return { ...state, spots: drop(state.spots, event.data.handle) };
     case 'JobQueued': {
       const { jobId, handle, exerciseId } = event.data;
-      return { ...state, held: state.held + 1, jobs: { ...state.jobs, [jobId]: { handle, exerciseId, status: 'queued', attempt: 0 } } };
+      return { ...state, held: state.held + 1, jobs: put(state.jobs, jobId, { handle, exerciseId, status: 'queued', attempt: 0 }) };
     }
     case 'JobStarted': {
       const job = jobOf(state, event.data.jobId);
       if (!job) return state;
       const { worker, attempt, leaseUntil } = event.data;
-      return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, status: 'processing', worker, attempt, leaseUntil } } };
+      return { ...state, jobs: put(state.jobs, event.data.jobId, { ...job, status: 'processing', worker, attempt, leaseUntil }) };
     }
     case 'JobLeaseExtended': {
       const job = jobOf(state, event.data.jobId);
       if (!job) return state;
-      return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...job, leaseUntil: event.data.leaseUntil } } };
+      return { ...state, jobs: put(state.jobs, event.data.jobId, { ...job, leaseUntil: event.data.leaseUntil }) };
     }
     case 'JobLeaseReleased': {
       const job = jobOf(state, event.data.jobId);
       if (job?.status !== 'processing' || job.worker !== event.data.worker) return state;
       // The lease ends now and names no worker: the old one can no longer extend or finish it.
       const { worker: _gone, ...rest } = job;
-      return { ...state, jobs: { ...state.jobs, [event.data.jobId]: { ...rest, leaseUntil: event.data.at, released: (job.released ?? 0) + 1 } } };
+      return { ...state, jobs: put(state.jobs, event.data.jobId, { ...rest, leaseUntil: event.data.at, released: (job.released ?? 0) + 1 }) };
     }
     case 'JobCompleted':
     case 'JobFailed':
@@ -223,7 +250,7 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
     case 'IdempotentRequestReleased':
       return state; // never in a ledger stream (their own streams), listed for exhaustiveness
     case 'VideoPurged':
-      return keptOf(state, event.data.jobId) ? { ...state, kept: without(state.kept, event.data.jobId) } : state;
+      return keptOf(state, event.data.jobId) ? { ...state, kept: drop(state.kept, event.data.jobId) } : state;
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -231,4 +258,13 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
   }
 }
 
-export const fold = (events: readonly LedgerEvent[], from: KeyState = initialState()): KeyState => events.reduce(evolve, from);
+export function fold(events: readonly LedgerEvent[], from: KeyState = initialState()): KeyState {
+  if (events.length < 2) return events.reduce(evolve, from);
+  const outer = owned;
+  owned = new WeakSet();
+  try {
+    return events.reduce(evolve, from);
+  } finally {
+    owned = outer;
+  }
+}

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { EventStore } from '../events/store/port.js';
 import { checkpointOf } from '../projections/runner.js';
 import { prepared } from '../projections/statements.js';
+import { jobCounts } from '../queue/projection.js';
 
 export interface Metrics {
   registry: Registry;
@@ -93,7 +94,8 @@ export function watchJobs(metrics: Metrics, readDb: () => Database.Database, sto
     labelNames: ['status'] as const,
     registers,
     collect: quietly(function (this: Gauge<'status'>) {
-      const counts = new Map(prepared<[], { status: string; n: number }>(readDb(), 'SELECT status, COUNT(*) AS n FROM jobs GROUP BY status').all().map((r) => [r.status, r.n]));
+      // Kept by the queue's projection: a COUNT over jobs would grow with every job ever run.
+      const counts = jobCounts(readDb());
       for (const status of JOB_STATUSES) this.set({ status }, counts.get(status) ?? 0);
     }),
   });
@@ -102,7 +104,7 @@ export function watchJobs(metrics: Metrics, readDb: () => Database.Database, sto
     help: 'Jobs queued and not yet taken by a worker',
     registers,
     collect: quietly(function (this: Gauge) {
-      this.set(prepared<[], { n: number }>(readDb(), "SELECT COUNT(*) AS n FROM jobs WHERE status = 'queued'").get()!.n);
+      this.set(jobCounts(readDb()).get('queued') ?? 0);
     }),
   });
   new Gauge({

@@ -36,14 +36,16 @@ CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
 export const addedColumns = { retryable: 'INTEGER', video_purged_at: 'TEXT', started_seq: 'INTEGER' } as const;
 
 /**
- * Run after addedColumns (they name them): jobs_key_started serves runnableJobs' "last served" per key;
+ * Run after addedColumns (they name them): jobs_key_started serves the queue's rebuild (queue/projection.ts);
+ * jobs_lapsed the processing jobs by lease end, where the queue finds leases that ran out (queue/pick.ts);
  * jobs_video_kept the ended jobs whose video is still stored, in end order,
  * for the retention sweep. Rows leave it when purged, so it stays as small as the retention window.
  */
 export const lateDdl = `
 CREATE INDEX IF NOT EXISTS jobs_video_kept ON jobs (updated_at)
   WHERE video_purged_at IS NULL AND status IN ('completed', 'failed', 'cancelled');
-CREATE INDEX IF NOT EXISTS jobs_key_started ON jobs (key_id, started_seq);`;
+CREATE INDEX IF NOT EXISTS jobs_key_started ON jobs (key_id, started_seq);
+CREATE INDEX IF NOT EXISTS jobs_lapsed ON jobs (lease_until) WHERE status = 'processing';`;
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
@@ -79,7 +81,7 @@ export interface JobRow {
 const SET = {
   started: `status = 'processing', attempt = ?, worker = ?, lease_until = ?, started_seq = ?`,
   extended: 'lease_until = ?',
-  // The lease ends at the release, so runnableJobs offers the job to the next worker at once.
+  // The lease ends at the release, so the queue offers the job to the next worker at once.
   released: 'worker = NULL, lease_until = ?',
   completed: `status = 'completed', result = ?, engine_version = ?, lease_until = NULL`,
   failed: `status = 'failed', error_code = ?, message = ?, retryable = ?, lease_until = NULL`,
@@ -160,33 +162,6 @@ export function listJobs(db: Database.Database, q: JobListQuery): JobRow[] {
       `SELECT * FROM jobs WHERE key_id = ? AND (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?`,
     )
     .all(q.keyId, q.status ?? null, q.status ?? null, q.beforeSeq ?? Number.MAX_SAFE_INTEGER, q.limit);
-}
-
-/**
- * Queued jobs, and processing jobs whose lease has run out (their worker is gone), in the order a
- * worker should take them: round-robin across keys, oldest first within a key. A key's n-th
- * waiting job has turn n plus the number of its jobs running now; lower turns go first; on equal
- * turns the key whose last job started longest ago (or never) goes first; then queue order. So
- * a key that queued ten long videos gets one worker slot in turn, and another key's job queued
- * behind them starts as soon as the job running at that moment ends.
- */
-export function runnableJobs(db: Database.Database, now: Date, limit: number): JobRow[] {
-  return prepared<[{ now: string; limit: number }], JobRow>(db,
-      `WITH runnable AS (
-         SELECT * FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until <= @now)
-       ), keyed AS (
-         SELECT k.key_id,
-           (SELECT COUNT(*) FROM jobs p WHERE p.key_id = k.key_id AND p.status = 'processing' AND p.lease_until > @now) AS busy,
-           (SELECT MAX(s.started_seq) FROM jobs s WHERE s.key_id = k.key_id) AS last_start
-         FROM (SELECT DISTINCT key_id FROM runnable) k
-       ), turned AS (
-         SELECT r.*, keyed.busy + ROW_NUMBER() OVER (PARTITION BY r.key_id ORDER BY r.seq) AS turn, COALESCE(keyed.last_start, -1) AS last_start
-         FROM runnable r JOIN keyed ON keyed.key_id = r.key_id
-       )
-       -- turn and last_start ride along on the rows; callers read the jobs columns.
-       SELECT * FROM turned ORDER BY turn, last_start, seq LIMIT @limit`,
-    )
-    .all({ now: now.toISOString(), limit });
 }
 
 /** Ended jobs whose video is still stored and that ended at or before `endedBy`, oldest first. */

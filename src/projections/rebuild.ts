@@ -17,6 +17,7 @@ import { openReadModels } from './runner.js';
 import { fsyncFile, fsyncFileLater, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
 import { bulkReplay } from './bulk-replay.js';
+import { derive as deriveQueue } from '../queue/projection.js';
 
 export { RebuildBusyError } from './generations.js';
 
@@ -137,6 +138,8 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     });
     await flushed;
     restore();
+    // The fold writes job rows, not the queue's tables: those come from the rows (with indexes back).
+    deriveQueue(target);
     let position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');
     // The index build and the last rounds are not on disk yet: make the file durable before anyone opens it.

@@ -9,10 +9,12 @@ import * as identity from './identity.js';
 import * as jobs from './jobs.js';
 import * as uploads from './uploads.js';
 import * as webhooks from './webhooks.js';
+import * as queue from '../queue/projection.js';
 import { prepared } from './statements.js';
 
 // webhooks after jobs: a job's end opens deliveries (order within one event does not matter today).
-const modules = [identity, uploads, jobs, webhooks];
+// queue before jobs: it reads the job's row as it was before the event (queue/projection.ts).
+const modules = [identity, uploads, queue, jobs, webhooks];
 const names = new Map<unknown, string>([[identity, 'keys'], [uploads, 'uploads'], [jobs, 'jobs'], [webhooks, 'webhooks']]);
 
 const CHECKPOINT_DDL = `CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
@@ -26,9 +28,10 @@ export function openReadModels(path: string, busyTimeoutMs?: number): Database.D
     // wrong, and the next catch-up repairs that. NORMAL spares an fsync on every projected append.
     db.pragma('synchronous = NORMAL');
     db.exec(CHECKPOINT_DDL);
-    for (const m of modules) db.exec(m.ddl);
+    for (const m of modules) if (m !== queue) db.exec(m.ddl);
     addMissingColumns(db, 'jobs', jobs.addedColumns);
     db.exec(jobs.lateDdl);
+    queue.ensure(db);
     return db;
   });
 }

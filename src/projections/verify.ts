@@ -55,9 +55,22 @@ export async function verify(opts: { ledgerPath?: string; store?: EventStore; re
   }
 }
 
-function columnsOf(db: Database.Database, table: string): { names: string[]; pk: string | undefined } {
+/** `pk`: the primary key's columns in key order (several for queue/projection.ts's queued_jobs). */
+function columnsOf(db: Database.Database, table: string): { names: string[]; pk: string[] } {
   const cols = db.prepare<[], { name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${table}')`).all();
-  return { names: cols.map((c) => c.name), pk: cols.find((c) => c.pk === 1)?.name };
+  return { names: cols.map((c) => c.name), pk: cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) };
+}
+
+/** Orders two primary keys (column by column, as SQLite orders them: numbers before text). */
+function compareKeys(a: unknown[], b: unknown[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as string | number;
+    const y = b[i] as string | number;
+    if (x === y) continue;
+    if (typeof x !== typeof y) return typeof x === 'number' ? -1 : 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 function compareTable(live: Database.Database, fresh: Database.Database, table: string, report: VerifyReport, max: number): void {
@@ -69,31 +82,33 @@ function compareTable(live: Database.Database, fresh: Database.Database, table: 
   }
   for (const c of want.names) if (!have.names.includes(c)) report.schema.push(`${table}.${c} is missing from the live file`);
   for (const c of have.names) if (!want.names.includes(c)) report.schema.push(`${table}.${c} is in the live file but no projection writes it`);
-  const pk = want.pk ?? 'rowid';
+  const pk = want.pk.length > 0 ? want.pk : ['rowid'];
+  const keyOf = (row: Row) => pk.map((c) => row[c]);
+  const shown = (key: unknown[]) => (key.length === 1 ? key[0] : key);
   const add = (d: RowDifference) => {
     report.differenceCount += 1;
     if (report.differences.length < max) report.differences.push(d);
   };
   // A merge join over both tables in primary-key order: flat memory whatever the size.
-  const a = live.prepare(`SELECT * FROM ${table} ORDER BY ${pk}`).iterate() as IterableIterator<Row>;
-  const b = fresh.prepare(`SELECT * FROM ${table} ORDER BY ${pk}`).iterate() as IterableIterator<Row>;
+  const a = live.prepare(`SELECT * FROM ${table} ORDER BY ${pk.join(', ')}`).iterate() as IterableIterator<Row>;
+  const b = fresh.prepare(`SELECT * FROM ${table} ORDER BY ${pk.join(', ')}`).iterate() as IterableIterator<Row>;
   let x = a.next();
   let y = b.next();
   let count = 0;
   while (!x.done || !y.done) {
-    const kx = x.done ? undefined : x.value[pk];
-    const ky = y.done ? undefined : y.value[pk];
-    if (y.done || (!x.done && (kx as string) < (ky as string))) {
-      add({ table, key: kx, kind: 'unexpected' });
+    const kx = x.done ? [] : keyOf(x.value);
+    const ky = y.done ? [] : keyOf(y.value);
+    if (y.done || (!x.done && compareKeys(kx, ky) < 0)) {
+      add({ table, key: shown(kx), kind: 'unexpected' });
       x = a.next();
-    } else if (x.done || (ky as string) < (kx as string)) {
-      add({ table, key: ky, kind: 'missing' });
+    } else if (x.done || compareKeys(ky, kx) < 0) {
+      add({ table, key: shown(ky), kind: 'missing' });
       y = b.next();
       count += 1;
     } else {
       const columns: Record<string, [unknown, unknown]> = {};
       for (const c of want.names) if (have.names.includes(c) && !Object.is(x.value[c], y.value[c])) columns[c] = [x.value[c], y.value[c]];
-      if (Object.keys(columns).length > 0) add({ table, key: kx, kind: 'changed', columns });
+      if (Object.keys(columns).length > 0) add({ table, key: shown(kx), kind: 'changed', columns });
       x = a.next();
       y = b.next();
       count += 1;

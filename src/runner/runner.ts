@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type PoseTrack } from '../analysis/engine.js';
 import { AnalysisResultSchema } from '../analysis/result.js';
 import { decideJob, GENERIC_FAILURE, type JobCommand } from '../commands/jobs.js';
-import { runnableJobs, type JobRow } from '../projections/jobs.js';
+import type { JobRow } from '../projections/jobs.js';
+import { nextJobs } from '../queue/pick.js';
 import type { Service } from '../service.js';
 import { StorageUnavailableError } from '../storage/port.js';
 import { encodePose } from '../storage/poses.js';
@@ -123,7 +124,7 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
     try {
       const free = opts.concurrency - running.size;
       if (free > 0) {
-        const candidates = runnableJobs(svc.readDb(), svc.clock(), free + running.size + 8).filter((j) => !running.has(j.job_id));
+        const candidates = nextJobs(svc.readDb(), svc.clock(), free + running.size + 8).filter((j) => !running.has(j.job_id));
         for (const job of candidates) {
           if (running.size >= opts.concurrency || stopped) break;
           if (!(await claim(job))) continue;

@@ -11,7 +11,7 @@ export function dump(db: Database.Database): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
   for (const { name } of tables) {
-    const pk = db.prepare<[], { name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${name}')`).all().find((c) => c.pk === 1)!.name;
+    const pk = db.prepare<[], { name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${name}')`).all().filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name).join(', ');
     out[name] = db.prepare(`SELECT * FROM ${name} ORDER BY ${pk}`).all().map((row) => Object.fromEntries(Object.entries(row as object).sort()));
   }
   return out;
