@@ -1,0 +1,36 @@
+// A short real clip for the queue benches: the first `seconds` of a shared clip, stream-copied (no
+// re-encoding: the same encoder's bytes a partner's phone made); a generated clip on a fresh clone.
+import { EncodedVideoChunk, Mp4Demuxer, Mp4Muxer } from '@napi-rs/webcodecs';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeVideo } from '../../test/support/videos.js';
+import { videosDir } from '../shared-videos.js';
+
+export async function firstSeconds(mp4Path: string, seconds: number): Promise<Buffer> {
+  const chunks: EncodedVideoChunk[] = [];
+  const demuxer = new Mp4Demuxer({ videoOutput: (c) => chunks.push(c), error: () => undefined });
+  await demuxer.load(mp4Path);
+  const config = demuxer.videoDecoderConfig!;
+  for (;;) {
+    await demuxer.demuxAsync(256);
+    if (demuxer.state === 'ended' || demuxer.state === 'closed') break;
+  }
+  demuxer.close();
+  const t0 = Math.min(...chunks.map((c) => c.timestamp));
+  const muxer = new Mp4Muxer({});
+  muxer.addVideoTrack({ codec: config.codec, width: config.codedWidth, height: config.codedHeight, description: config.description });
+  for (const c of chunks) {
+    if (c.timestamp - t0 >= seconds * 1e6) continue;
+    const data = new Uint8Array(c.byteLength);
+    c.copyTo(data);
+    muxer.addVideoChunk(new EncodedVideoChunk({ type: c.type as 'key' | 'delta', timestamp: c.timestamp - t0, duration: c.duration ?? undefined, data }));
+  }
+  return Buffer.from(muxer.finalize());
+}
+
+/** Two seconds of a person squatting (shared clip), or a generated 2 s clip without one. */
+export async function shortClip(seconds = 2): Promise<{ name: string; bytes: Buffer; exercise: string }> {
+  const shared = join(videosDir, 'aithletique_squat_front.mp4');
+  if (existsSync(shared)) return { name: `aithletique_squat_front.mp4, first ${seconds} s`, bytes: await firstSeconds(shared, seconds), exercise: 'squat' };
+  return { name: `generated 320x240, ${seconds} s`, bytes: await makeVideo({ width: 320, height: 240, frames: 30 * seconds, fps: 30 }), exercise: 'squat' };
+}
