@@ -65,11 +65,15 @@ function spanYaw(f: FrameCtx): number {
  * The shoulder line across the picture, signed, in square-on spans (see spanYaw): about +1 seen
  * square-on from the front (the person's left shoulder on the picture's right), -1 from the back,
  * near 0 side-on; the hips' order must agree (a shoulder line misread in one frame does not turn
- * the person round). NaN when either shoulder or hip pair is unseen.
+ * the person round). NaN when either shoulder or hip pair is unseen, or the torso is not upright.
  */
 export function signedSpan(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return NaN;
+  // Only an upright torso (standing, sitting, hanging) faces toward or away from the camera: lying
+  // down (a crunch, a bench press) or in a plank, the shoulders' order across the picture says
+  // which way the head points, not where the face is.
+  if (!((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen)) return NaN;
   const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
   if (!(squareOn > 0)) return NaN;
   const shoulders = (ls.x - rs.x) / squareOn;

@@ -93,7 +93,7 @@ function hinge(u: number, yaw: number, h: Hinge = {}): Keypoint[] {
   return project(j, yaw);
 }
 
-test('deadlift: a clean set of hinges counts from the side, the front and a diagonal, with no issue', () => {
+test('deadlift: a clean set of hinges counts from the side, the front, a diagonal and the back, with no issue', () => {
   const d = def('deadlift');
   for (const [view, yaw] of Object.entries(VIEWS)) assertCleanSet(d, (u) => hinge(u, yaw), 4, `deadlift ${view}`);
 });
@@ -200,7 +200,7 @@ function seatedRaise(u: number, yaw: number, r: Raise): Keypoint[] {
   return project(j, yaw);
 }
 
-test('lateral raise: a clean set counts from the front, a diagonal and the side, seated or standing, with no issue', () => {
+test('lateral raise: a clean set counts from the front, a diagonal, the side and the back, seated or standing, with no issue', () => {
   const d = def('lateral-raise');
   for (const [view, yaw] of Object.entries(VIEWS)) assertCleanSet(d, (u) => raise(u, yaw, { plane: 90 }), 4, `lateral raise ${view}`);
   // Alternating arms: each arm's raise is a rep.
@@ -241,7 +241,7 @@ test('lateral raise swing: a torso rocking through 25 deg is flagged, a still to
   assert.equal(rule(d, 'lateral-raise-swing').check(repOf((u) => raise(u, VIEWS.side, { plane: 90 }), 'side')), null);
 });
 
-test('front raise: a clean set counts from the side, a diagonal and the front, standing or seated, with no issue; half-way is not valid', () => {
+test('front raise: a clean set counts from the side, a diagonal, the front and the back, standing or seated, with no issue; half-way is not valid', () => {
   const d = def('front-raise');
   for (const [view, yaw] of Object.entries(VIEWS)) assertCleanSet(d, (u) => raise(u, yaw, { plane: 0 }), 4, `front raise ${view}`);
   assertCleanSet(d, (u) => seatedRaise(u, VIEWS.side, { plane: 0 }), 3, 'seated front raise');

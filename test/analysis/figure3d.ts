@@ -121,4 +121,4 @@ export function project(j: Joints, yaw: number): Keypoint[] {
   return kps;
 }
 
-export const VIEWS = { front: 0, side: 90, diagonal: 45 } as const;
+export const VIEWS = { front: 0, side: 90, diagonal: 45, back: 180 } as const;
