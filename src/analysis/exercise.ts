@@ -61,6 +61,8 @@ export interface RepView {
   progress?: number[];
   /** Durations of the set's valid repetitions, seconds: tempo judged against the set's own. */
   setDurationsS?: number[];
+  /** Peak progress of the set's valid repetitions: range judged against the set's best. */
+  setPeaks?: number[];
 }
 
 export interface FormRule {

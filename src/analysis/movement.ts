@@ -39,9 +39,14 @@ export function bodyFeatures(frames: readonly FrameCtx[]): number[][] {
  * rests most (its median side), so a repetition is a rise from rest and back.
  */
 export function principalMovement(raw: readonly number[][], halfWindow = 0): number[] {
+  return principalAxis(raw, halfWindow).series;
+}
+
+/** The principal movement and its axis (the weight of each feature in it). */
+export function principalAxis(raw: readonly number[][], halfWindow = 0): { series: number[]; axis: number[] } {
   const features = halfWindow > 0 ? detrend(raw, halfWindow) : raw;
   const n = features.length, d = features[0]?.length ?? 0;
-  if (n < 3 || d === 0) return new Array<number>(n).fill(NaN);
+  if (n < 3 || d === 0) return { series: new Array<number>(n).fill(NaN), axis: [] };
   const seenRow = features.map((r) => r.filter(Number.isFinite).length >= d / 3);
   const med: number[] = [];
   const cols: number[][] = [];
@@ -86,7 +91,21 @@ export function principalMovement(raw: readonly number[][], halfWindow = 0): num
   const lo = quantile(proj, 0.05), hi = quantile(proj, 0.95), mid = quantile(proj, 0.5);
   // Rest is the end the series dwells near; the repetition moves away from it.
   const flip = Number.isFinite(mid) && hi - mid < mid - lo;
-  return flip ? proj.map((x) => -x) : proj;
+  return { series: flip ? proj.map((x) => -x) : proj, axis: [...v].map((x) => (flip ? -x : x)) };
+}
+
+/**
+ * How the two sides take part in the movement, from the vertical weights of the left and right
+ * joints on the axis: near 1 when they rise and fall together (a squat, a jack, a two-arm curl),
+ * near -1 when one rises as the other falls (mountain climbers, alternating curls, marching).
+ */
+export function sidesInPhase(axis: readonly number[]): number {
+  let together = 0, size = 0;
+  for (let j = 0; j + 1 < JOINTS.length - 1; j += 2) {
+    const l = axis[2 * j + 1] ?? 0, r = axis[2 * (j + 1) + 1] ?? 0;
+    together += l * r; size += (l * l + r * r) / 2;
+  }
+  return size > 0 ? together / size : 1;
 }
 
 /**

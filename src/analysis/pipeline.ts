@@ -111,6 +111,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const repViews = attempts.map((a) => estimateView(ctx.slice(a.start, a.end + 1)));
   const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx), repViews);
   const setDurationsS = attempts.filter((a) => a.valid).map((a) => (ctx[a.end]!.t - ctx[a.start]!.t) / 1000);
+  const setPeaks = attempts.filter((a) => a.valid).map((a) => a.peakProgress);
   const reps = attempts.map((a, k) => {
     const frames = ctx.slice(a.start, a.end + 1);
     const own = repViews[k]!;
@@ -120,7 +121,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
       durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
       // Rules read the signal the rep was counted on (for one-sided reps, both sides' combined).
       progress: progress.slice(a.start, a.end + 1),
-      setDurationsS,
+      setDurationsS, setPeaks,
     };
     return judge(def, rep, a, repAngle);
   });

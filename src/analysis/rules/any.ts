@@ -5,7 +5,7 @@
 // so the only judgments are the ones that need no knowledge of it: range of motion and tempo
 // against the set's own best repetitions. Form faults are reported as not checked.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { bodyFeatures, principalMovement, typicalSpan } from '../movement.js';
+import { bodyFeatures, principalAxis, sidesInPhase, typicalSpan } from '../movement.js';
 import { pairPoint, quantile } from '../signals.js';
 import { grade, round } from './common.js';
 import { halfWindow, perFrame, storePerFrame } from './body.js';
@@ -16,16 +16,44 @@ import { halfWindow, perFrame, storePerFrame } from './body.js';
  */
 const MIN_SPAN = 0.15;
 
-/** A valid repetition shorter than this share of the set's best range is flagged (0.8 = 80%). */
+/** A valid repetition reaching less than this share of the set's best reps' peak is flagged. */
 const RANGE_SHARE = 0.75;
+
+/** Below this, the sides move in opposition (sidesInPhase): each half of the cycle is a repetition. */
+const ALTERNATING = -0.3;
+
+/**
+ * The level the series dwells at on its low side: the most visited of 20 bins between its 5th
+ * and 95th percentiles, when that lies in the lower 30% of the range (a set with pauses at rest);
+ * otherwise the 5th percentile (continuous repetitions spend as long at either end).
+ */
+export function restLevel(s: readonly number[], lo: number, hi: number): number {
+  if (!(hi > lo)) return lo;
+  const bins = new Array<number>(20).fill(0);
+  for (const x of s) if (Number.isFinite(x) && x >= lo && x <= hi) bins[Math.min(19, Math.floor(((x - lo) / (hi - lo)) * 20))]!++;
+  const top = bins.indexOf(Math.max(...bins));
+  const mode = lo + ((top + 0.5) / 20) * (hi - lo);
+  return mode <= lo + 0.3 * (hi - lo) ? mode : lo;
+}
 
 export function anyCalibration(frames: FrameCtx[]): Calibration {
   // Baseline over 3 s either side: longer than a slow repetition's half, shorter than a setup.
-  const s = principalMovement(bodyFeatures(frames), halfWindow(frames, 3));
-  const lo = quantile(s, 0.05);
-  // A repetition's span, from windows of about two repetitions (2 s either side).
-  const span = Math.max(typicalSpan(s, halfWindow(frames, 2)), MIN_SPAN);
-  return storePerFrame({}, 'movement', frames, s.map((x) => (x - lo) / span));
+  const { series: s, axis } = principalAxis(bodyFeatures(frames), halfWindow(frames, 3));
+  const lo = quantile(s, 0.05), hi = quantile(s, 0.95);
+  // A repetition's span, from windows of about two repetitions (2 s either side). Three quarters
+  // of it is 1, so a typical repetition reads about 1.3: the counter holds readings past 1.6 (a
+  // walk into the frame, a weight lifted into place) at 1.6, and reps must still clear its 55%.
+  const span = Math.max(0.75 * typicalSpan(s, halfWindow(frames, 2)), MIN_SPAN);
+  // Rest is where the person dwells: a brief dip below it (putting a weight down after the set)
+  // must not become the rest every repetition is measured from.
+  const rest = restLevel(s, lo, hi);
+  const cal = storePerFrame({}, 'movement', frames, s.map((x) => Math.max(x, rest) - rest).map((x) => x / span));
+  // Sides in opposition: one end of the movement is the left side's repetition, the other end the
+  // right side's, so each direction is counted as its own side.
+  const alternating = sidesInPhase(axis) < ALTERNATING;
+  storePerFrame(cal, 'left', frames, s.map((x) => (alternating ? (x - lo) / span : NaN)));
+  storePerFrame(cal, 'right', frames, s.map((x) => (alternating ? (hi - x) / span : NaN)));
+  return cal;
 }
 
 const median = (xs: number[]) => quantile(xs, 0.5);
@@ -40,6 +68,9 @@ export const anyMovement: ExerciseDef = {
   signal: 'the first principal component of the joints\' positions (relative to the hips, in torso lengths, plus the hips\' height), scaled to the set\'s own 5%-95% range',
   calibrate: anyCalibration,
   progress: (f, cal) => perFrame(cal, 'movement', f),
+  // Read only when the sides move in opposition (NaN otherwise, so the whole movement counts).
+  progressSides: (f, cal) => [perFrame(cal, 'left', f), perFrame(cal, 'right', f)],
+  alternatingSides: true,
   gate: (f) => !!pairPoint(f.p, 'shoulder') && !!pairPoint(f.p, 'hip'),
   gateDescription: 'a person in view (shoulders and hips seen)',
   formNotChecked: 'Form faults are not checked for a movement the catalog does not name: only the range of motion and the tempo against the set\'s own best repetitions are judged. Pick the exercise from the catalog, when it is there, to have its form judged.',
@@ -49,9 +80,12 @@ export const anyMovement: ExerciseDef = {
       correction: 'Move through the same full range on every repetition as on your best ones.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        // Progress is scaled to the set's own range (its 95th percentile: its best repetitions).
-        if (!rep.valid || rep.peakProgress >= RANGE_SHARE) return null;
-        return { severity: grade(RANGE_SHARE - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `This repetition covered about ${round(rep.peakProgress * 100)}% of the range of the set's best repetitions.` };
+        // The set's best repetitions: the upper quartile of its valid reps' peaks.
+        const best = quantile(rep.setPeaks ?? [], 0.75);
+        if (!rep.valid || !((rep.setPeaks?.length ?? 0) >= 3) || !(best > 0)) return undefined;
+        const share = rep.peakProgress / best;
+        if (share >= RANGE_SHARE) return null;
+        return { severity: grade(RANGE_SHARE - share, 0.15, 0.3), evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
       },
       strength: { category: 'range_of_motion', name: 'Consistent range', description: 'Moved through the same range as the set\'s best repetitions.' },
     },
