@@ -173,6 +173,11 @@ export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (Vie
     if (last && last.view === v) last.n++;
     else runs.push({ view: v, n: 1 });
   }
+  // Seen from behind, BlazePose at times takes the person as facing the camera for a few reps (it
+  // swaps their left and right): the shared face pulls, filmed from behind throughout, read two
+  // reps at a diagonal before five from the back. A camera carried from the front round to the back
+  // mid-set is far rarer than that swap, so a clip whose reps face away overall is a back view.
+  if (overall === 'back') return overall;
   const settled = runs.filter((r) => r.n >= 2);
   return settled.some((r) => r.view !== settled[0]!.view) ? settled[0]!.view : overall;
 }

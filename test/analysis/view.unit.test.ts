@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, estimateView, judgedFrom, ruleViews, signedSpan } from '../../src/analysis/view.js';
+import { classifyYaw, clipView, estimateView, judgedFrom, ruleViews, signedSpan } from '../../src/analysis/view.js';
 import { body, dir, project, shift, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
@@ -38,6 +38,14 @@ test('camera angle: the shoulders in back-view order decide, whatever the yaw or
   assert.equal(classifyYaw(80, -1, 0.1, -0.7), 'side');
   // Without the shoulder order (one pair unseen) the face alone decides, as before.
   assert.equal(classifyYaw(10, -1), 'back');
+});
+
+test('a clip filmed from behind stays a back view when the model turns the person round for a few reps', () => {
+  // BlazePose at times swaps left and right on a back view (the face pulls: two reps read at a
+  // diagonal, then five from the back); over all the reps the person faces away.
+  assert.equal(clipView('back', ['diagonal', 'diagonal', 'back', 'back', 'back', 'back', 'back']), 'back');
+  // A demo that really moves (front, then side) is still named from where it starts.
+  assert.equal(clipView('side', ['front', 'front', 'side', 'side', 'side']), 'front');
 });
 
 test('rules from the back: frontal-plane checks run as from the front; checks that read the face do not', () => {
