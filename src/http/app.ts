@@ -1,7 +1,7 @@
 // Builds the API; never listens (server.ts does). Tests build it over a real service and a real
 // socket.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MalformedRequest, NotReady, ShuttingDown } from '../commands/errors.js';
@@ -19,8 +19,8 @@ import { webhookDocs } from './webhook-docs.js';
 import { errorResponses, Liveness } from './schemas.js';
 
 export interface AppOptions {
-  /** Pino options, or false for silence (tests). */
-  logger?: boolean | { level: string };
+  /** Pino options (a level, and where to write: stdout when no stream), or false for silence (tests). */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
   /** Tells the in-process job runner that a job was queued. */
   wakeRunner?: () => void;
 }
@@ -60,20 +60,20 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ShuttingDown();
+  // Callback-style hooks, one per phase: every request pays for each hook (an async one costs a
+  // promise and a turn of the microtask queue), and these run on every request (issue 22).
+  // Headers set here stay on whatever answer follows, an error envelope included.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done(closing ? new ShuttingDown() : undefined);
   });
   instrumentHttp(app, svc.metrics);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   // Bodies arrive as text whatever their Content-Type and are parsed only by routes that take one:
   // POST /v1/uploads and cancel ignore their body, and a bad body on /v1/jobs is SPEC's 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.schema?.body) return;
+  const parseJsonBody = async (request: FastifyRequest) => {
     if (request.body === undefined || request.body === '') throw new MalformedRequest('Malformed request: the body is empty; send a JSON object.');
     if (typeof request.body !== 'string') return;
     try {
@@ -81,6 +81,11 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     } catch {
       throw new MalformedRequest('Malformed request: the body is not valid JSON.');
     }
+  };
+  // Only routes that take a body get the hook: a GET does not pay for it.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    route.preValidation = [parseJsonBody, ...[route.preValidation ?? []].flat()];
   });
 
   await app.register(swagger, {
@@ -135,9 +140,6 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   await app.register(async (v1) => {
     v1.decorateRequest('apiKey', null);
     v1.addHook('onRequest', authenticate(svc));
-    v1.addHook('onSend', async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-    });
     await v1.register(identityRoutes);
     await v1.register(exerciseRoutes(svc));
     await v1.register(uploadRoutes(svc));

@@ -1,6 +1,6 @@
 // Bearer authentication. Every failing case (missing, malformed, unknown, suspended, revoked) gets
 // the same 401: the answer never says which.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError } from '../commands/errors.js';
 import { guard } from '../events/store/sqlite.js';
 import { hashApiKey } from '../ids.js';
@@ -16,14 +16,26 @@ declare module 'fastify' {
 // The auth scheme is case-insensitive (RFC 9110 11.1); the token is taken as is.
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
 
+/**
+ * The /v1 onRequest hook: every answer under /v1 is private to its key (no-store, set first so an
+ * error keeps it), then the key. Callback style: it runs on every request (an async hook costs a
+ * promise per request).
+ */
 export function authenticate(svc: Service) {
-  return async (request: FastifyRequest) => {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    reply.header('cache-control', 'no-store');
     const header = request.headers.authorization;
     const token = typeof header === 'string' ? BEARER.exec(header.trim())?.[1] : undefined;
-    if (!token) throw new AuthenticationError();
-    const row = guard(() => keyByHash(svc.readDb(), hashApiKey(token)));
-    if (!row || row.status !== 'active') throw new AuthenticationError();
+    if (!token) return done(new AuthenticationError());
+    let row: KeyRow | undefined;
+    try {
+      row = guard(() => keyByHash(svc.readDb(), hashApiKey(token)));
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (!row || row.status !== 'active') return done(new AuthenticationError());
     request.apiKey = row;
+    done();
   };
 }
 

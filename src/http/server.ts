@@ -3,6 +3,7 @@
 // listener on METRICS_PORT, all over DATA_DIR.
 import type { Server } from 'node:http';
 import { once } from 'node:events';
+import pino from 'pino';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { storageCallbacks } from '../commands/partner.js';
 import { createEngineHost } from '../runner/engine-host.js';
@@ -18,7 +19,18 @@ const svc = await openServiceOrExit(config);
 // The engine runs in child processes: analyses never hold this process's event loop.
 const engine = createEngineHost();
 let runner: ReturnType<typeof startRunner> | undefined;
-const app = await buildApp(svc, { logger: { level: config.logLevel }, wakeRunner: () => runner?.wake() });
+// Logs go out asynchronously (pino's sonic-boom, buffered while a write is in flight): a synchronous
+// write to stdout per log line was a large part of a request's fixed cost (two lines a request at
+// info). What is buffered at shutdown is flushed before the process exits.
+const logStream = pino.destination({ dest: 1, sync: false });
+process.on('exit', () => {
+  try {
+    logStream.flushSync();
+  } catch {
+    // a write still in flight: the kernel has it
+  }
+});
+const app = await buildApp(svc, { logger: { level: config.logLevel, stream: logStream }, wakeRunner: () => runner?.wake() });
 const log = app.log;
 
 let storageHost: Server | undefined;

@@ -7,9 +7,20 @@ import type { Metrics } from './registry.js';
 export const UNMATCHED = 'unmatched';
 
 export function instrumentHttp(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { route: request.routeOptions.url ?? UNMATCHED, method: request.method, status: String(reply.statusCode) };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  // The labelled series, once per route, method and status: prom-client hashes a label object on
+  // every inc/observe, and this runs on every request.
+  const series = new Map<string, { count: { inc(): void }; latency: { observe(v: number): void } }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? UNMATCHED;
+    const id = `${route} ${request.method} ${reply.statusCode}`;
+    let s = series.get(id);
+    if (!s) {
+      const labels = { route, method: request.method, status: String(reply.statusCode) };
+      s = { count: metrics.httpRequests.labels(labels), latency: metrics.httpDuration.labels(labels) };
+      series.set(id, s);
+    }
+    s.count.inc();
+    s.latency.observe(reply.elapsedTime / 1000);
+    done();
   });
 }
