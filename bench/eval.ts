@@ -14,7 +14,8 @@
 //                    clips flagged, balanced accuracy and AUC per exercise, on ../shared/form-videos
 //                    and the shared clips labelled with form; with --holdout / --tuning the split of
 //                    bench/form-holdout.json (--holdout prints no per-clip rows unless --rows);
-//                    --pose-cache DIR reuses poses keyed by the file's SHA-256 (opt-in, for tuning)
+//                    --pose-cache DIR reuses poses keyed by the file's SHA-256 (opt-in, for tuning;
+//                    --cached-only skips clips not cached yet)
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
@@ -238,7 +239,7 @@ async function main() {
     const set = process.argv.includes('--holdout') ? 'holdout' : process.argv.includes('--tuning') ? 'tuning' : 'all';
     const only = arg('--only')?.split(',');
     const poseCache = arg('--pose-cache'), json = arg('--json');
-    await runFormEval({ set, rows: process.argv.includes('--rows'), ...(only ? { only } : {}), ...(poseCache ? { poseCache } : {}), ...(json ? { json } : {}) });
+    await runFormEval({ set, rows: process.argv.includes('--rows'), cachedOnly: process.argv.includes('--cached-only'), ...(only ? { only } : {}), ...(poseCache ? { poseCache } : {}), ...(json ? { json } : {}) });
     return;
   }
   const labels = loadLabels();

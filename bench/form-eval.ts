@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractedPoses, PoseEngine } from '../src/analysis/index.js';
 import type { PipelineOutput } from '../src/analysis/pipeline.js';
+import { storyContradictions } from '../src/analysis/story.js';
 import type { PackedPose } from '../src/analysis/pose.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
 
@@ -103,7 +104,7 @@ export interface FormRow {
   minQuality: number;
   /** Issue names over all attempts, with how many attempts carry each. */
   issues: Record<string, number>;
-  /** A rep with a strength in the category of one of its issues (must never happen). */
+  /** Places where the result contradicts itself (src/analysis/story.ts; must be 0). */
   contradictions: number;
 }
 
@@ -111,7 +112,7 @@ export function formRow(c: FormClip, out: PipelineOutput): FormRow {
   const reps = out.result.repetitions;
   const issues: Record<string, number> = {};
   for (const r of reps) for (const n of new Set(r.issues.map((i) => i.name))) issues[n] = (issues[n] ?? 0) + 1;
-  const contradictions = reps.filter((r) => r.strengths.some((s) => r.issues.some((i) => i.category === s.category))).length;
+  const contradictions = storyContradictions(out.result).length;
   return {
     file: c.file, exercise: c.exercise, form: c.form, fault: c.fault, view: out.view, attempts: reps.length,
     valid: reps.filter((r) => r.is_valid_rep).length, flagged: reps.some((r) => r.issues.length > 0),
@@ -158,7 +159,7 @@ export function formatFigures(f: FormFigures): string {
   const num = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
   return `clips ${String(f.clips).padStart(3)}  bad flagged ${pct(f.badFlagged, f.bad)}  good flagged ${pct(f.goodFlagged, f.good)}` +
     `  balanced accuracy ${Number.isNaN(f.balancedAccuracy) ? '-' : `${Math.round(100 * f.balancedAccuracy)}%`}  AUC ${num(f.auc)}` +
-    `  attempts found ${pct(f.withAttempts, f.clips)}  reps praising what they fault ${f.contradictions}`;
+    `  attempts found ${pct(f.withAttempts, f.clips)}  contradictions ${f.contradictions}`;
 }
 
 /**
@@ -210,6 +211,8 @@ export interface FormEvalOptions {
   json?: string;
   /** Print per-clip rows even for the holdout (only once tuning is over). */
   rows?: boolean;
+  /** With poseCache: skip the clips whose poses are not cached yet (a quick look while it fills). */
+  cachedOnly?: boolean;
 }
 
 export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
@@ -239,7 +242,10 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
     let out: PipelineOutput;
     if (opts.poseCache) {
       const key = `${modelName} ${def.sampleFps ?? 12}fps`;
-      const x = await cachedPoses(opts.poseCache, key, c.path, () => engine.extractPoses(input));
+      const missing = new Error('not cached');
+      const x = await cachedPoses(opts.poseCache, key, c.path, () => (opts.cachedOnly ? Promise.reject(missing) : engine.extractPoses(input)))
+        .catch((e: unknown) => { if (e === missing) return null; throw e; });
+      if (!x) continue;
       out = analyzePoses(def, x.poses, x.fps);
     } else {
       out = await engine.analyzeDetailed(input);

@@ -42,6 +42,11 @@ export type Severity = 'minor' | 'moderate' | 'major';
 
 export interface Finding {
   severity: Severity;
+  /**
+   * Score impact (negative) when the rule grades how far past its limit the rep went (see
+   * rules/common.ts graded); without it the severity's fixed impact applies.
+   */
+  impact?: number;
   /** The sentence for this rep, with the measured value. */
   description: string;
   /** Index (into the rep's frames) of the frame that shows the fault. */

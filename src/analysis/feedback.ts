@@ -14,6 +14,8 @@ export interface JudgedRep {
   issues: (Issue & { ruleId: string })[];
   strengths: RepStrength[];
   durationS: number;
+  /** Cut off by the end of the set (the clip or the posture ended mid-rep): invalid, not judged. */
+  endsSet?: boolean;
 }
 
 export interface SetContext {
@@ -122,8 +124,11 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
       correction: 'Keep a steady, controlled tempo: about two seconds down and one to two seconds up on every rep.' });
   }
   // Nothing (more) to fix: the checks that passed are still what to protect as load or fatigue grows.
-  const faulted = new Set(reps.flatMap((r) => r.issues.map((i) => i.ruleId)));
-  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && judgedFrom(r, view) && !faulted.has(r.id));
+  // Only what held on every rep is worth keeping: a rule in a category some rep was faulted in is
+  // not held up as a strength of the set.
+  const faultedCategories = new Set(reps.flatMap((r) => r.issues.map((i) => i.category)));
+  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && judgedFrom(r, view) &&
+    !faultedCategories.has(r.category) && !faultedCategories.has(r.strength.category));
   for (const r of reps.length ? judged.slice(0, 2) : []) {
     out.push({ ...base, priority: 1, category: r.category, name: `Keep: ${r.strength.name.toLowerCase()}`,
       description: `${r.name} was not a problem in this set; it is the first thing to slip as the load or the rep count grows.`,
@@ -147,7 +152,8 @@ export function overallFeedback(reps: JudgedRep[], ctx: SetContext): AnalysisRes
   const summary = reps.length === 0
     ? `No ${name} repetitions could be analysed in this video. ${areas[0]!.correction}`
     : `${valid} valid ${name} repetition${valid === 1 ? '' : 's'} out of ${reps.length} attempt${reps.length === 1 ? '' : 's'}, average quality ${avg}/100. ` +
-      (areas[0]!.affected_reps.length ? `Main focus: ${areas[0]!.name.toLowerCase()} (${areas[0]!.pattern_of_occurrence.replace('_', ' ')}).` : 'No major form faults were found.');
+      (areas[0]!.affected_reps.length ? `Main focus: ${areas[0]!.name.toLowerCase()} (${areas[0]!.pattern_of_occurrence.replace('_', ' ')}).` : 'No major form faults were found.') +
+      (reps[reps.length - 1]!.endsSet ? ` Attempt ${reps.length} was cut off when the set ended mid-repetition, so it was not judged.` : '');
   return {
     brief_summary: summary,
     key_improvement_areas: areas,
@@ -160,10 +166,15 @@ export function overallFeedback(reps: JudgedRep[], ctx: SetContext): AnalysisRes
   };
 }
 
-/** A strength is reported for the set when it held on at least half of the valid reps. */
+/**
+ * A strength is reported for the set when it held on at least half of the valid reps and no
+ * attempt of the set was faulted in its category: the set's strengths never contradict its key
+ * improvement areas.
+ */
 export function overallStrengths(reps: JudgedRep[]): string[] {
   const valid = reps.filter((r) => r.valid);
   if (valid.length === 0) return [];
+  const faulted = new Set(reps.flatMap((r) => r.issues.map((i) => i.category)));
   const counts = new Map<string, { s: RepStrength; n: number }>();
   for (const r of valid) for (const s of r.strengths) {
     const c = counts.get(s.name) ?? { s, n: 0 };
@@ -171,7 +182,7 @@ export function overallStrengths(reps: JudgedRep[]): string[] {
     counts.set(s.name, c);
   }
   return [...counts.values()]
-    .filter((c) => c.n * 2 >= valid.length)
+    .filter((c) => c.n * 2 >= valid.length && !faulted.has(c.s.category))
     .sort((a, b) => b.n - a.n || a.s.name.localeCompare(b.s.name))
     .map((c) => `${c.s.name}: ${c.s.description.replace(/\.$/, '')} (${c.n} of ${valid.length} valid reps).`);
 }

@@ -14,12 +14,23 @@ export interface PipelineOutput {
   result: AnalysisResult;
   attempts: Attempt[];
   view: ViewAngle | 'unknown';
+  /** What each attempt was judged on (for the eval's and tests' measurements; not served). */
+  reps: RepView[];
 }
 
-function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown'): JudgedRep {
+/**
+ * @param endsSet the attempt was cut off by the end of the set (the clip ends, or the person leaves
+ * the exercise's posture for good, mid-rep): an invalid attempt, but not a fault of form, so it
+ * carries no issue; the summary says the set ended mid-repetition.
+ */
+function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown', endsSet = false): JudgedRep {
   const issues: JudgedRep['issues'] = [];
   const strengths: RepStrength[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
+  if (!attempt.valid && endsSet) {
+    // Nothing to judge: the rep was never finished, and its depth is no fault of the person.
+    return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: false, issues: [], strengths: [], durationS: rep.durationS, endsSet: true };
+  }
   if (!attempt.valid) {
     const pct = Math.round(Math.min(1, attempt.peakProgress) * 100);
     issues.push(attempt.returned
@@ -46,12 +57,21 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     }
     const issue: Issue & { ruleId: string } = {
       ruleId: rule.id, category: rule.category, name: rule.name, description: finding.description,
-      correction: rule.correction, severity: finding.severity, impact_on_score: impactOf[finding.severity],
+      correction: rule.correction, severity: finding.severity, impact_on_score: finding.impact ?? impactOf[finding.severity],
       evidence_timestamp_ms: at(finding.evidence),
     };
     issues.push(issue);
   }
-  return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths, durationS: rep.durationS };
+  return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths: consistentStrengths(issues, strengths), durationS: rep.durationS };
+}
+
+/**
+ * One story per rep: a rep faulted in a category is praised for nothing in it (a shallow push-up
+ * is not also "Full range of motion"), and no strength is listed twice.
+ */
+export function consistentStrengths(issues: readonly { category: string }[], strengths: readonly RepStrength[]): RepStrength[] {
+  const faulted = new Set(issues.map((i) => i.category));
+  return strengths.filter((s, i) => !faulted.has(s.category) && strengths.findIndex((t) => t.name === s.name) === i);
 }
 
 /** Same test as the tracker's: a shoulder and a hip seen. */
@@ -112,6 +132,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx), repViews);
   const setDurationsS = attempts.filter((a) => a.valid).map((a) => (ctx[a.end]!.t - ctx[a.start]!.t) / 1000);
   const setPeaks = attempts.filter((a) => a.valid).map((a) => a.peakProgress);
+  const judgedOn: RepView[] = [];
   const reps = attempts.map((a, k) => {
     const frames = ctx.slice(a.start, a.end + 1);
     const own = repViews[k]!;
@@ -123,7 +144,10 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
       progress: progress.slice(a.start, a.end + 1),
       setDurationsS, setPeaks,
     };
-    return judge(def, rep, a, repAngle);
+    judgedOn.push(rep);
+    const last = k === attempts.length - 1;
+    const endsSet = last && !a.returned && !progress.slice(a.end + 1).some((v) => Number.isFinite(v));
+    return judge(def, rep, a, repAngle, endsSet);
   });
   const seenFrames = poses.filter(torsoSeen).length;
   const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !judgedFrom(r, view)).map((r) => ({ name: r.name, views: ruleViews(r) }));
@@ -131,5 +155,5 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     repetitions: toRepetitions(reps),
     overall_feedback: overallFeedback(reps, { def, view, unjudgedRules, personSeen: seenFrames >= Math.max(1, poses.length * 0.2) }),
   };
-  return { result, attempts, view };
+  return { result, attempts, view, reps: judgedOn };
 }

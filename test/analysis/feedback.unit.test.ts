@@ -60,8 +60,8 @@ test('attempt numbers count every attempt, valid or not', () => {
 });
 
 test('the pipeline counts three synthetic side-view squats and judges their depth', () => {
-  // 3 s squats to 80 deg knees with 1 s standing between, 10 fps.
-  const poses = series(10, 13, (t) => sideSquatter({ knee: 178 - 98 * cycle(t, 3, 1), lean: 10 + 25 * cycle(t, 3, 1) }));
+  // 3 s squats to 50 deg knees (thighs near level) with 1 s standing between, 10 fps.
+  const poses = series(10, 13, (t) => sideSquatter({ knee: 178 - 128 * cycle(t, 3, 1), lean: 10 + 25 * cycle(t, 3, 1) }));
   const { result, view } = analyzePoses(squat, poses, 10);
   assert.equal(view, 'side');
   assert.equal(result.repetitions.filter((r) => r.is_valid_rep).length, 3);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { buildContext, type CameraAngle, type ExerciseDef, type RepView } from '../../src/analysis/exercise.js';
 import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
 import { catalog } from '../../src/analysis/catalog.js';
-import type { Keypoint } from '../../src/analysis/pose.js';
+import { KP, type Keypoint } from '../../src/analysis/pose.js';
 import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
 
 /** One repetition of synthetic frames, peak in the middle. */
@@ -32,12 +32,34 @@ test('every catalog exercise has a signal, a gate, at least three form rules wit
   }
 });
 
-test('squat depth: knees to 90 deg pass, knees to 125 deg are flagged with the measured angle', () => {
-  const deep = rule(squat, 'squat-depth').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20 }), 'side'));
+test('squat depth is the thigh against level: thighs near level pass, thighs well above are flagged with the measure', () => {
+  // In this stick figure the thigh takes 60% of the knee bend: 130 deg of bend leaves it 12 deg
+  // above level; 55 deg of bend (knees at 125 deg) leaves it 57 deg above.
+  const deep = rule(squat, 'squat-depth').check(repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 20 }), 'side'));
   assert.equal(deep, null);
   const shallow = rule(squat, 'squat-depth').check(repOf((u) => sideSquatter({ knee: 180 - 55 * u, lean: 20 }), 'side'));
-  assert.ok(shallow && /12[0-9] deg/.test(shallow.description), shallow?.description);
-  assert.equal(shallow!.severity, 'moderate'); // 20 deg short of the 105 deg limit
+  assert.ok(shallow && /% of parallel/.test(shallow.description), shallow?.description);
+  assert.equal(shallow!.severity, 'major');
+  // Knees that bend to 90 deg by shooting forward leave the thighs above parallel: still shallow.
+  const kneesOnly = rule(squat, 'squat-depth').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20 }), 'side'));
+  assert.ok(kneesOnly);
+});
+
+test('squat too deep: hips far below the knees are flagged, parallel is not', () => {
+  // The stick figure's thigh stops near level, so the hips (and the torso above them) are lowered
+  // further by hand: 80 px is about 0.7 of its 100 px thigh below the knee.
+  const hipsLow = (u: number) => sideSquatter({ knee: 180 - 130 * u, lean: 30 })
+    .map((k, i) => ([KP.leftHip, KP.rightHip, KP.leftShoulder, KP.rightShoulder, KP.leftElbow, KP.rightElbow, KP.leftWrist, KP.rightWrist,
+      KP.nose, KP.leftEye, KP.rightEye, KP.leftEar, KP.rightEar] as number[]).includes(i) ? { ...k, y: k.y + 80 * u ** 4 } : k);
+  assert.ok(rule(squat, 'squat-too-deep').check(repOf(hipsLow, 'side')));
+  assert.equal(rule(squat, 'squat-too-deep').check(repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 30 }), 'side')), null);
+});
+
+test('knees past the toes: shins tilted far more than the torso are flagged, parallel shins and back pass', () => {
+  // The stick figure's shin takes 40% of the bend: 100 deg of bend tilts it 40 deg.
+  const leading = rule(squat, 'squat-knees-forward').check(repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 5 }), 'side'));
+  assert.ok(leading && /shins tilted/.test(leading.description), leading?.description);
+  assert.equal(rule(squat, 'squat-knees-forward').check(repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 40 * u }), 'side')), null);
 });
 
 test('squat knee valgus (front view): knees caving inside the ankles is flagged, tracking knees are not', () => {
@@ -58,9 +80,9 @@ test('squat knee valgus (front view): a single knee caving inside its foot is fl
   assert.ok(r && /One knee/.test(r.description), r?.description);
 });
 
-test('squat torso lean beyond 45 deg is flagged, an upright squat is a strength', () => {
-  assert.equal(rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 30 * u }), 'side')), null);
-  const lean = rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 58 * u }), 'side'));
+test('squat torso lean beyond 50 deg is flagged, an upright squat is a strength', () => {
+  assert.equal(rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 45 * u }), 'side')), null);
+  const lean = rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 64 * u }), 'side'));
   assert.equal(lean?.severity, 'major');
 });
 
@@ -76,10 +98,12 @@ test('push-up hip sag of 30 deg is flagged as sagging, a straight plank passes',
   assert.equal(rule(pushUp, 'push-up-hips').check(repOf((u) => sidePushUp(170 - 80 * u, 0), 'side')), null);
 });
 
-test('push-up partial range: elbows only to 130 deg is a shallow push-up', () => {
-  const r = rule(pushUp, 'push-up-range').check(repOf((u) => sidePushUp(175 - 45 * u), 'side'));
-  assert.ok(r && /13[0-9] deg/.test(r.description), r?.description);
-  assert.equal(rule(pushUp, 'push-up-range').check(repOf((u) => sidePushUp(175 - 90 * u), 'side')), null);
+test('push-up partial range: the chest coming down 60% of the full depth is shallow, full depth passes', () => {
+  const shallow = { ...repOf((u) => sidePushUp(175 - 45 * u), 'side'), peakProgress: 0.6 };
+  const r = rule(pushUp, 'push-up-range').check(shallow);
+  assert.ok(r && /60% of the full depth, elbows bent to about 13[0-9] deg/.test(r.description), r?.description);
+  assert.equal(r!.severity, 'major');
+  assert.equal(rule(pushUp, 'push-up-range').check({ ...repOf((u) => sidePushUp(175 - 90 * u), 'side'), peakProgress: 1.1 }), null);
 });
 
 test('push-up gate: a plank passes, standing upright (talking to the camera) fails', () => {

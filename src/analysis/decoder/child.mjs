@@ -18,6 +18,10 @@ const UNAVAILABLE = 70;
 /** Largest picture decoded, declared or actual (8K UHD with some margin): a pixel flood stops here. */
 const MAX_PIXELS = 8192 * 4608;
 const MAX_SIDE = 8192;
+/** After flush, how long to wait for frames still owed (see decode): ticks of this many ms ... */
+const SETTLE_TICK_MS = 10;
+/** ... and how many ticks with no new frame before a chunk is taken to give none. */
+const SETTLE_IDLE_TICKS = 300;
 
 class BadInput extends Error {}
 
@@ -143,7 +147,9 @@ async function decode(path, fps, outW, outH, maxMs) {
   const limitUs = maxMs * 1000;
   let decodeError;
   const frames = [];
-  const decoder = new codecs.VideoDecoder({ output: (f) => frames.push(f), error: (e) => { decodeError = e; } });
+  let sent = 0; // chunks handed to the decoder
+  let received = 0; // frames its output callback delivered
+  const decoder = new codecs.VideoDecoder({ output: (f) => { received++; frames.push(f); }, error: (e) => { decodeError = e; } });
   try {
     decoder.configure({ ...src.config, hardwareAcceleration: 'prefer-software' });
   } catch (e) {
@@ -187,6 +193,7 @@ async function decode(path, fps, outW, outH, maxMs) {
     for (const c of src.chunks.splice(0)) {
       if (decodeError) break;
       decoder.decode(fix(c));
+      sent++;
     }
     while (decoder.decodeQueueSize > 16) { await tick(); await drain(); }
     if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
@@ -194,6 +201,16 @@ async function decode(path, fps, outW, outH, maxMs) {
     if (src.demuxer.state === 'ended' || src.demuxer.state === 'closed') break;
   }
   await decoder.flush();
+  // flush() can resolve before the output callbacks of the last frames have run (they are queued
+  // from FFmpeg's threads to this one): on a busy machine the last frame or two were lost, and the
+  // same file gave a different last rep. Every chunk of a sound stream gives one frame, so wait
+  // for all of them; a chunk that gives none (a damaged stream) is waited for only while frames
+  // keep arriving, so a slow machine waits longer but never cuts the tail short.
+  for (let idle = 0; received < sent && idle < SETTLE_IDLE_TICKS && !decodeError;) {
+    const before = received;
+    await new Promise((r) => setTimeout(r, SETTLE_TICK_MS));
+    idle = received === before ? idle + 1 : 0;
+  }
   await drain();
   if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
   // Every tick up to the last frame's time was written as frames arrived; FFmpeg's fps filter

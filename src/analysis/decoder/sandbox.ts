@@ -6,7 +6,9 @@
 //   workers; an empty environment (no credentials are inherited);
 // - memory: V8's heap capped by --max-old-space-size, and the whole process (FFmpeg's buffers
 //   included) killed by a watchdog when its resident set passes the cap;
-// - time: killed at a wall-clock budget the caller derives from the video's declared length.
+// - time: killed when its CPU time passes a budget the caller derives from the video's declared
+//   length (a function of the video, not of how busy the machine is), with a wall-clock backstop
+//   at several times that budget for a decoder that hangs without using CPU.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,7 +38,13 @@ function packageDirs(): string[] {
 }
 
 export interface DecoderLimits {
-  /** Wall-clock budget, ms, not counting time the decoder waits on its consumer (see `pause`). */
+  /**
+   * CPU-time budget of the decoder process, ms. The same video always needs about the same CPU
+   * time, so the budget fails the same videos on a quiet machine and a loaded one; a wall-clock
+   * budget failed good videos when the machine was busy (the same clip completed or failed
+   * depending on what else ran). Where CPU time cannot be read (no /proc) it is a wall-clock
+   * budget, not counting time the decoder waits on its consumer (see `pause`).
+   */
   budgetMs: number;
   /** Resident memory cap of the decoder process, MB. */
   maxRssMb: number;
@@ -119,6 +127,27 @@ export interface SandboxedDecoder {
   resume(): void;
 }
 
+/** Wall-clock backstop, in CPU budgets: a decoder blocked without using CPU still ends. */
+const WALL_BACKSTOP = 4;
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/** User + system CPU time of a process, ms (Linux); undefined where it cannot be read. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at state: utime and stime are
+    // the 14th and 15th fields overall, the 12th and 13th after it.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const cpuReadable = cpuMs(process.pid) !== undefined;
+
 function rssMb(pid: number): { rss: number; hwm: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -161,7 +190,7 @@ export function spawnDecoder(args: string[], inputPath: string, limits: DecoderL
     child.kill('SIGKILL');
   };
   const overBudget = () => kill(`decoding exceeded its time budget of ${Math.round(limits.budgetMs / 1000)} s`);
-  let left = limits.budgetMs;
+  let left = cpuReadable ? limits.budgetMs * WALL_BACKSTOP : limits.budgetMs;
   let since = performance.now();
   let timer: NodeJS.Timeout | undefined = setTimeout(overBudget, left).unref();
   const pause = () => {
@@ -181,6 +210,7 @@ export function spawnDecoder(args: string[], inputPath: string, limits: DecoderL
     if (!m) return;
     peak = Math.max(peak, m.hwm, m.rss);
     if (m.rss > limits.maxRssMb) kill(`decoding exceeded its memory cap of ${limits.maxRssMb} MB`);
+    if (cpuReadable && (cpuMs(child.pid) ?? 0) > limits.budgetMs) overBudget();
   }, 100);
   watch.unref();
   child.once('close', () => {

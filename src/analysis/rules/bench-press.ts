@@ -3,7 +3,7 @@
 // the hands come down toward the shoulders, in arm lengths, blended with the elbow bend.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { bodyLying, bounceRule, elbowAngle, extreme, grade, round } from './common.js';
+import { bodyLying, bounceRule, elbowAngle, extreme, round, graded } from './common.js';
 import { wristImbalance } from './shoulder-press.js';
 
 /** Hands above the shoulders in arm lengths (lying, so "above" is up in the image): ~0.9 locked out. */
@@ -40,7 +40,7 @@ export const benchPress: ExerciseDef = {
         // With the bar on the chest the forearms stand vertical over elbows just below the
         // shoulders: the hands sit about 0.4-0.5 arm lengths above the shoulder joints.
         if (value <= 0.55) return null;
-        return { severity: grade(value - 0.55, 0.1, 0.2), evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` };
+        return { ...graded(value - 0.55, 0.1, 0.2), evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` };
       },
       strength: { category: 'range_of_motion', name: 'Full range', description: 'Bar touched the chest.' },
     },
@@ -53,7 +53,7 @@ export const benchPress: ExerciseDef = {
         if (!ends.length) return undefined;
         const v = Math.max(...ends);
         if (v >= 150) return null;
-        return { severity: grade(150 - v, 10, 25), evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
+        return { ...graded(150 - v, 10, 25), evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Locked out', description: 'Arms straight at the top.' },
     },
@@ -65,7 +65,7 @@ export const benchPress: ExerciseDef = {
         const { value, index } = extreme(rep, wristImbalance, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.15) return null;
-        return { severity: grade(value - 0.15, 0.1, 0.2), evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` };
+        return { ...graded(value - 0.15, 0.1, 0.2), evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` };
       },
       strength: { category: 'symmetry', name: 'Level bar', description: 'Both arms pressed together.' },
     },

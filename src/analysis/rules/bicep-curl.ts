@@ -3,7 +3,7 @@
 // from the front and the side and for alternating curls.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, grade, over, round, torsoLean, upright, wristDrop } from './common.js';
+import { elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, graded } from './common.js';
 
 /** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
 const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
@@ -77,7 +77,7 @@ export const bicepCurl: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       check(rep) {
         if (rep.peakProgress >= 0.95) return null;
-        return { severity: grade(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
+        return { ...graded(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
       },
       strength: { category: 'range_of_motion', name: 'Full contraction', description: 'Curled all the way up.' },
     },
@@ -90,7 +90,7 @@ export const bicepCurl: ExerciseDef = {
         if (!ends.length) return undefined;
         const v = Math.max(...ends);
         if (v >= 145) return null;
-        return { severity: grade(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
+        return { ...graded(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Arms straightened at the bottom.' },
     },
@@ -106,7 +106,7 @@ export const bicepCurl: ExerciseDef = {
         // Front-on the angle comes from foreshortening: clean curls read about 15 deg there.
         const limit = rep.view === 'front' ? 32 : 30;
         if (value <= limit) return null;
-        return { severity: grade(value - limit, 10, 20), evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
+        return { ...graded(value - limit, 10, 20), evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed still.' },
     },
@@ -119,7 +119,7 @@ export const bicepCurl: ExerciseDef = {
         if (!Number.isFinite(swing)) return undefined;
         const limit = rep.view === 'front' ? 18 : 10;
         if (swing <= limit) return null;
-        return { severity: grade(swing - limit, 5, 12), evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        return { ...graded(swing - limit, 5, 12), evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     },

@@ -4,7 +4,7 @@
 // 0.5 in the plank, from any side. The jump and the plank are judged by the rules.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint, quantile } from '../signals.js';
-import { bodyLine, extreme, grade, round, torsoLean } from './common.js';
+import { bodyLine, extreme, round, torsoLean, graded } from './common.js';
 
 /** Shoulders above the lower of the ankles, in leg lengths. */
 export function shoulderHeight(f: FrameCtx): number {
@@ -52,7 +52,7 @@ export const burpee: ExerciseDef = {
         const { value, index } = extreme(rep, (f) => { const l = bodyLine(f); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 20) return null;
-        return { severity: grade(value - 20, 8, 18), evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
+        return { ...graded(value - 20, 8, 18), evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
       },
       strength: { category: 'alignment', name: 'Solid plank', description: 'Body straight in the plank.' },
     },
@@ -65,7 +65,7 @@ export const burpee: ExerciseDef = {
         if (!ends.length) return undefined;
         const v = Math.min(...ends);
         if (v <= 25) return null;
-        return { severity: grade(v - 25, 10, 20), evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
+        return { ...graded(v - 25, 10, 20), evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
       },
       strength: { category: 'range_of_motion', name: 'Full stand', description: 'Stood tall between reps.' },
     },

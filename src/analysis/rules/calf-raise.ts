@@ -5,7 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
-import { extreme, grade, kneeAngle, round, upright } from './common.js';
+import { extreme, kneeAngle, round, upright, graded } from './common.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -71,7 +71,7 @@ export const calfRaise: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       check(rep) {
         if (rep.peakProgress >= 0.9) return null;
-        return { severity: grade(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
+        return { ...graded(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Rose high onto the balls of the feet.' },
     },
@@ -83,7 +83,7 @@ export const calfRaise: ExerciseDef = {
         const { value, index } = extreme(rep, kneeAngle, 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 160) return null;
-        return { severity: grade(160 - value, 8, 15), evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
+        return { ...graded(160 - value, 8, 15), evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'The calves did the work.' },
     },

@@ -102,6 +102,22 @@ export function grade(excess: number, moderateAt: number, majorAt: number): Seve
   return 'minor';
 }
 
+/**
+ * Severity and score impact by how far a value went past its limit: the impact grows with the
+ * excess inside each band (minor -5..-9, moderate -10..-19, major -20..-30), so a rep that went
+ * further past the limit scores lower than one that just crossed it, and scores rank reps (and
+ * clips) by how bad they were, not only by how many faults they had.
+ */
+export function graded(excess: number, moderateAt: number, majorAt: number): { severity: Severity; impact: number } {
+  const e = Math.max(0, excess);
+  const severity = grade(e, moderateAt, majorAt);
+  const frac = (x: number, lo: number, hi: number) => (hi > lo ? clamp((x - lo) / (hi - lo), 0, 1) : 0);
+  const impact = severity === 'minor' ? -5 - 4 * frac(e, 0, moderateAt)
+    : severity === 'moderate' ? -10 - 9 * frac(e, moderateAt, majorAt)
+    : -20 - 10 * frac(e, majorAt, 2 * majorAt);
+  return { severity, impact: Math.round(impact) };
+}
+
 export const round = (x: number) => Math.round(x);
 
 /** Signed distance of point p from line a-b, positive when p is below the line in the image. */

@@ -6,7 +6,7 @@
 // to lockout, which is how a set that starts standing (kettlebell, Romanian) is counted.
 import type { Calibration, ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE } from '../signals.js';
-import { extreme, grade, hipAngle, kneeAngle, over, round } from './common.js';
+import { extreme, hipAngle, kneeAngle, over, round, graded } from './common.js';
 import { facing, minOf, perFrame, relativeTilt, rollingLevel, shoulderHeight, storePerFrame, torsoUprightness } from './body.js';
 
 /** Torso tilt at which the hinge is full (a kettlebell or conventional pull reaches 55-65). */
@@ -105,13 +105,13 @@ export const deadlift: ExerciseDef = {
           const { value, index } = extreme(up, (f) => hipAngle(f), 'max');
           if (Number.isFinite(value)) {
             if (value >= 160) return null;
-            return { severity: grade(160 - value, 10, 25), evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
+            return { ...graded(160 - value, 10, 25), evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
           }
         }
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 20) return null;
-        return { severity: grade(value - 20, 10, 25), evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
+        return { ...graded(value - 20, 10, 25), evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall with the hips extended at the top.' },
     },
@@ -126,7 +126,7 @@ export const deadlift: ExerciseDef = {
         // A kettlebell deadlift bends the knees more than a Romanian one: clean kettlebell reps
         // read 95-120 deg; below 90 the thighs pass parallel, which is a squat.
         if (value >= 90) return null;
-        return { severity: grade(90 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
+        return { ...graded(90 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'The hips moved back while the knees stayed softly bent.' },
     },
@@ -140,7 +140,7 @@ export const deadlift: ExerciseDef = {
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.25) return null;
-        return { severity: grade(value - 0.25, 0.1, 0.2), evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
+        return { ...graded(value - 0.25, 0.1, 0.2), evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed over the middle of the foot.' },
     },
@@ -155,7 +155,7 @@ export const deadlift: ExerciseDef = {
         const { value, index } = extreme(up, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 12) return null;
-        return { severity: grade(value - 12, 6, 12), evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` };
+        return { ...graded(value - 12, 6, 12), evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` };
       },
       strength: { category: 'posture', name: 'Stacked lockout', description: 'Finished with the torso vertical, not leaning back.' },
     },

@@ -2,7 +2,7 @@
 // to shoulder height. Same signal as the lateral raise (arm-raise.ts); the faults differ: the
 // classic one is leaning back to heave the weight up, seen from the side.
 import type { ExerciseDef } from '../exercise.js';
-import { grade, round } from './common.js';
+import { round, graded } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
 import { elbowAtTop, torsoSway } from './lateral-raise.js';
 
@@ -28,7 +28,7 @@ export const frontRaise: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // As for the lateral raise, a raise to shoulder height reads 70-80 deg from the keypoints.
         if (value >= 60) return null;
-        return { severity: grade(60 - value, 10, 20), evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
+        return { ...graded(60 - value, 10, 20), evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The arms reached shoulder height.' },
     },
@@ -40,7 +40,7 @@ export const frontRaise: ExerciseDef = {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 12) return null;
-        return { severity: grade(value - 12, 5, 12), evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
+        return { ...graded(value - 12, 5, 12), evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms moved.' },
     },
@@ -52,7 +52,7 @@ export const frontRaise: ExerciseDef = {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
         if (v >= 130) return null;
-        return { severity: grade(130 - v, 15, 30), evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
+        return { ...graded(130 - v, 15, 30), evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Arms stayed nearly straight.' },
     },
@@ -64,7 +64,7 @@ export const frontRaise: ExerciseDef = {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 120) return null;
-        return { severity: grade(value - 120, 15, 30), evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
+        return { ...graded(value - 120, 15, 30), evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
       },
       strength: { category: 'technique', name: 'Controlled top', description: 'Stopped at shoulder height.' },
     },

@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { bodyLying, clamp, extreme, grade, hipAngle, kneeAngle, round } from './common.js';
+import { bodyLying, clamp, extreme, hipAngle, kneeAngle, round, graded } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -36,7 +36,7 @@ export const gluteBridge: ExerciseDef = {
         const { value, index } = extreme(rep, hipAngle, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 165) return null;
-        return { severity: grade(165 - value, 8, 15), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
+        return { ...graded(165 - value, 8, 15), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full hip extension', description: 'Hips reached a straight line.' },
     },
@@ -48,7 +48,7 @@ export const gluteBridge: ExerciseDef = {
         const v = kneeAngle(rep.frames[rep.peak]!);
         if (!Number.isFinite(v)) return undefined;
         if (v >= 70 && v <= 115) return null;
-        return { severity: grade(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
+        return { ...graded(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
           description: v > 115 ? `The knees were open to ${round(v)} deg at the top: the feet are too far away.` : `The knees were closed to ${round(v)} deg at the top: the feet are too close.` };
       },
       strength: { category: 'setup', name: 'Good foot position', description: 'Shins near vertical at the top.' },

@@ -2,8 +2,8 @@
 // wrist height (hanging about 0.9 arm lengths below the shoulder -> overhead about 0.6 above).
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
-import { VISIBLE } from '../signals.js';
-import { atPeak, extreme, grade, upright, wristDrop } from './common.js';
+import { quantile, VISIBLE } from '../signals.js';
+import { atPeak, extreme, upright, wristDrop, graded } from './common.js';
 
 export function armsUp(f: FrameCtx): number {
   const v = [wristDrop(f, 'left'), wristDrop(f, 'right')].filter(Number.isFinite);
@@ -50,7 +50,7 @@ export const jumpingJack: ExerciseDef = {
         const { value: v, index } = extreme(rep, handsAboveHead, 'max');
         if (!Number.isFinite(v)) return undefined;
         if (v >= 0.1) return null;
-        return { severity: grade(0.1 - v, 0.15, 0.3), evidence: index, description: 'The hands stopped at or below head height.' };
+        return { ...graded(0.1 - v, 0.15, 0.3), evidence: index, description: 'The hands stopped at or below head height.' };
       },
       strength: { category: 'range_of_motion', name: 'Full arm sweep', description: 'Hands reached overhead.' },
     },
@@ -63,7 +63,7 @@ export const jumpingJack: ExerciseDef = {
         const v = atPeak(rep, stanceWidth);
         if (!Number.isFinite(v)) return undefined;
         if (v >= 1.3) return null;
-        return { severity: grade(1.3 - v, 0.3, 0.6), evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
+        return { ...graded(1.3 - v, 0.3, 0.6), evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Wide stance', description: 'Feet jumped wider than the shoulders.' },
     },
@@ -72,8 +72,14 @@ export const jumpingJack: ExerciseDef = {
       correction: 'Keep an even rhythm, about one jack per second, landing softly on the balls of the feet.',
       views: ['front', 'diagonal', 'side'],
       check(rep) {
-        if (rep.durationS <= 2) return null;
-        return { severity: grade(rep.durationS - 2, 1, 2), evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s; the rhythm stalled.` };
+        // Judged against this person's own pace in the set: a slow, even set is a choice, a rep
+        // taking twice as long as the others is a stall. A single jack or two has no pace to keep.
+        const set = rep.setDurationsS ?? [];
+        if (set.length < 3) return undefined;
+        const typical = quantile(set, 0.5);
+        const ratio = rep.durationS / typical;
+        if (ratio <= 2) return null;
+        return { ...graded(ratio - 2, 0.5, 1.5), evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s for the others; the rhythm stalled.` };
       },
       strength: { category: 'tempo', name: 'Steady rhythm', description: 'Kept an even pace.' },
     },

@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { pairPoint, VISIBLE } from '../signals.js';
-import { elbowAngle, extreme, grade, round, torsoLean } from './common.js';
+import { elbowAngle, extreme, round, torsoLean, graded } from './common.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -51,7 +51,7 @@ export const pullUp: ExerciseDef = {
         const { value, index } = extreme(rep, chinOverHands, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= -0.05) return null;
-        return { severity: grade(-0.05 - value, 0.1, 0.25), evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` };
+        return { ...graded(-0.05 - value, 0.1, 0.25), evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` };
       },
       strength: { category: 'range_of_motion', name: 'Chin over the bar', description: 'Pulled the chin over the bar.' },
     },
@@ -64,7 +64,7 @@ export const pullUp: ExerciseDef = {
         if (!ends.length) return undefined;
         const v = Math.max(...ends);
         if (v >= 145) return null;
-        return { severity: grade(145 - v, 15, 30), evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
+        return { ...graded(145 - v, 15, 30), evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Dead hang', description: 'Arms straightened between reps.' },
     },
@@ -77,7 +77,7 @@ export const pullUp: ExerciseDef = {
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
         if (swing <= 20) return null;
-        return { severity: grade(swing - 20, 10, 20), evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` };
+        return { ...graded(swing - 20, 10, 20), evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` };
       },
       strength: { category: 'technique', name: 'Strict pull', description: 'No swing from the legs.' },
     },

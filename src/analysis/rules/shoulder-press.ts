@@ -3,7 +3,7 @@
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, grade, round, torsoLean, upright, wristDrop, elbowAngle } from './common.js';
+import { extreme, round, torsoLean, upright, wristDrop, elbowAngle, graded } from './common.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -55,7 +55,7 @@ export const shoulderPress: ExerciseDef = {
         const { value, index } = extreme(rep, elbowAngle, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 155) return null;
-        return { severity: grade(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
+        return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Arms straight overhead.' },
     },
@@ -68,7 +68,7 @@ export const shoulderPress: ExerciseDef = {
         if (!ends.length) return undefined;
         const low = Math.min(...ends);
         if (low <= 0.35) return null;
-        return { severity: grade(low - 0.35, 0.1, 0.2), evidence: 0, description: `The weight only came down to ${round(low * 100)}% of an arm length above the shoulders.` };
+        return { ...graded(low - 0.35, 0.1, 0.2), evidence: 0, description: `The weight only came down to ${round(low * 100)}% of an arm length above the shoulders.` };
       },
       strength: { category: 'range_of_motion', name: 'Full descent', description: 'Weight lowered to the shoulders.' },
     },
@@ -80,7 +80,7 @@ export const shoulderPress: ExerciseDef = {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 15) return null;
-        return { severity: grade(value - 15, 5, 12), evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
+        return { ...graded(value - 15, 5, 12), evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
       },
       strength: { category: 'posture', name: 'Stacked torso', description: 'Ribs down, torso vertical.' },
     },
@@ -92,7 +92,7 @@ export const shoulderPress: ExerciseDef = {
         const v = wristImbalance(rep.frames[rep.peak]!);
         if (!Number.isFinite(v)) return undefined;
         if (v <= 0.15) return null;
-        return { severity: grade(v - 0.15, 0.1, 0.2), evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };
+        return { ...graded(v - 0.15, 0.1, 0.2), evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };
       },
       strength: { category: 'symmetry', name: 'Even press', description: 'Both arms moved together.' },
     },

@@ -4,7 +4,7 @@
 // is foreshortened, so the same measure still rises from near 0 to near 1.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
-import { atPeak, extreme, grade, kneeAngle, over, round, torsoElevation, hipHeight } from './common.js';
+import { atPeak, extreme, kneeAngle, over, round, torsoElevation, hipHeight, graded } from './common.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -45,7 +45,7 @@ export const sitUp: ExerciseDef = {
         const { value, index } = extreme(rep, torsoElevation, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 70) return null;
-        return { severity: grade(70 - value, 8, 15), evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
+        return { ...graded(70 - value, 8, 15), evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
       },
       strength: { category: 'range_of_motion', name: 'Full sit-up', description: 'Torso came fully upright.' },
     },
@@ -59,7 +59,7 @@ export const sitUp: ExerciseDef = {
         const { value, index } = over(rep, (f) => -headDrop(f), 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 75) return null;
-        return { severity: grade(value - 40, 10, 20), evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
+        return { ...graded(value - 40, 10, 20), evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the torso.' },
     },
@@ -86,7 +86,7 @@ export const sitUp: ExerciseDef = {
         const value = atPeak(rep, (f) => (start - ankleY(f)) / f.legLen), index = rep.peak;
         if (!Number.isFinite(value) || !(kneeAngle(rep.frames[0]!) < 150)) return undefined;
         if (value <= 0.15) return null;
-        return { severity: grade(value - 0.1, 0.05, 0.1), evidence: index, description: 'The feet came off the floor as the torso rose.' };
+        return { ...graded(value - 0.1, 0.05, 0.1), evidence: index, description: 'The feet came off the floor as the torso rose.' };
       },
       strength: { category: 'stability', name: 'Feet anchored', description: 'Feet stayed down.' },
     },

@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, clamp, extreme, grade, hipHeight, kneeAngle, over, round, torsoLean, upright, bounceRule } from './common.js';
+import { atPeak, clamp, extreme, hipHeight, kneeAngle, over, round, torsoLean, upright, bounceRule, graded } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -108,6 +108,33 @@ export function ankleY(f: FrameCtx): number {
   return ys.length ? Math.max(...ys) : NaN;
 }
 
+/** How far the hip sits below the knee, in thigh lengths (0 = thigh level, negative above). */
+export function hipBelowKnee(f: FrameCtx): number {
+  const s = bestSide(f.p, ['hip', 'knee']);
+  if (!s || !(f.thighLen > 0)) return NaN;
+  return (f.p[joint(s, 'hip')]!.y - f.p[joint(s, 'knee')]!.y) / f.thighLen;
+}
+
+/** Shin tilt forward from vertical, degrees, on the best-seen leg. */
+export function shinTilt(f: FrameCtx): number {
+  const s = bestSide(f.p, ['knee', 'ankle']);
+  if (!s) return NaN;
+  const k = f.p[joint(s, 'knee')]!, a = f.p[joint(s, 'ankle')]!;
+  return (Math.atan2(Math.abs(k.x - a.x), a.y - k.y) * 180) / Math.PI;
+}
+
+/** How far the knee is ahead of the toe tip (heel-to-toe direction), in shin lengths. */
+export function kneePastToes(f: FrameCtx): number {
+  const s = bestSide(f.p, ['knee', 'ankle']);
+  if (!s) return NaN;
+  const knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
+  const toe = f.p[s === 'left' ? KP.leftToe : KP.rightToe]!, heel = f.p[s === 'left' ? KP.leftHeel : KP.rightHeel]!;
+  if (Math.min(toe.score, heel.score) < VISIBLE) return NaN;
+  const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
+  const forward = Math.sign(toe.x - heel.x) || 1;
+  return shin > 0 ? ((knee.x - toe.x) * forward) / shin : NaN;
+}
+
 export const squat: ExerciseDef = {
   id: 'squat',
   name: 'Squat',
@@ -127,19 +154,58 @@ export const squat: ExerciseDef = {
       correction: 'Sit the hips down until the thighs are parallel to the floor, keeping the chest up.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        // The knee angle reads true only side-on; from other angles the thigh's rise toward level
-        // (which foreshortening does not fake) is the depth.
-        const { value: knee, index } = over(rep, kneeAngle, 0.1);
-        if (rep.view === 'side' && Number.isFinite(knee)) {
-          if (knee <= 105) return null;
-          return { severity: grade(knee - 105, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
-        }
+        // Depth as people judge it is the thigh against the floor (the hip crease level with the
+        // knee), not the knee angle: knees that shoot forward close the knee to 80 deg while the
+        // thighs are still well above parallel. The thigh's rise toward level, in this person's
+        // own thigh lengths, reads from every side (a thigh pointing at the camera shortens
+        // vertically just as a level one does); the knee angle is the fallback side-on.
         const { value: thigh, index: at } = over(rep, thighProgress, 0.9);
-        if (!Number.isFinite(thigh)) return undefined;
-        if (thigh >= 0.8) return null;
-        return { severity: grade(0.8 - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
+        if (Number.isFinite(thigh)) {
+          if (thigh >= 0.8) return null;
+          return { ...graded(0.8 - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
+        }
+        const { value: knee, index } = over(rep, kneeAngle, 0.1);
+        if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
+        if (knee <= 105) return null;
+        return { ...graded(knee - 105, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
+    },
+    {
+      id: 'squat-too-deep', category: 'range_of_motion', name: 'Squat too deep',
+      correction: 'Stop where the thighs are parallel or a little below, before the lower back rounds under (the pelvis tucking at the bottom).',
+      // Hip below knee is a vertical distance: true side-on and from a diagonal; from the front a
+      // thigh pointing at the camera hides it.
+      views: ['side', 'diagonal'],
+      check(rep) {
+        // Hips sinking far below the knees (the thigh more than about 30 deg below level) is where
+        // most people's pelvis tucks under and the lower back rounds ("butt wink"): past half a
+        // thigh length below the knee, in this person's own thigh length.
+        const { value, index } = extreme(rep, hipBelowKnee, 'max');
+        if (!Number.isFinite(value)) return undefined;
+        if (value <= 0.5) return null;
+        return { ...graded(value - 0.5, 0.1, 0.25), evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
+      },
+      strength: { category: 'range_of_motion', name: 'Controlled depth', description: 'Stopped at a depth the back could hold.' },
+    },
+    {
+      id: 'squat-knees-forward', category: 'alignment', name: 'Knees past the toes',
+      correction: 'Start the squat by sending the hips back, and let the chest come forward so the shins stay about parallel to the back.',
+      views: ['side', 'diagonal'],
+      check(rep) {
+        // In a balanced squat the shins and the back stay roughly parallel: knees travelling
+        // forward are balanced by the hips going back and the chest leaning. Knees that lead
+        // (shins tilted far more than the torso) push the knees out past the toes and load the
+        // knee joint: judged against this person's own torso, not a fixed shin angle, since long
+        // thighs need more forward knee travel.
+        const shin = atPeak(rep, shinTilt), lean = atPeak(rep, torsoLean);
+        if (!Number.isFinite(shin) || !Number.isFinite(lean)) return undefined;
+        const past = atPeak(rep, kneePastToes);
+        const lead = shin - lean;
+        if (lead <= 20 || past <= 0) return null;
+        return { ...graded(lead - 20, 8, 16), evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
+      },
+      strength: { category: 'alignment', name: 'Balanced knees and hips', description: 'Shins and back stayed about parallel.' },
     },
     {
       id: 'squat-knee-valgus', category: 'alignment', name: 'Knees caving in',
@@ -152,14 +218,14 @@ export const squat: ExerciseDef = {
         const inside = extreme(rep, (f) => (low(f) ? kneeCollapse(f) : NaN), 'max');
         if (!Number.isFinite(width.value) && !Number.isFinite(inside.value)) return undefined;
         if (width.value < 0.85) {
-          return { severity: grade(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` };
+          return { ...graded(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` };
         }
         if (inside.value > 0.12) {
-          return { severity: grade(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` };
+          return { ...graded(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` };
         }
         const drive = kneesNarrowOnTheWayUp(rep);
         if (drive && drive.ratio < 0.82) {
-          return { severity: grade(0.82 - drive.ratio, 0.08, 0.16), evidence: drive.index, description: `On the way up the knees came in to ${round(drive.ratio * 100)}% of their width at the bottom (dynamic valgus).` };
+          return { ...graded(0.82 - drive.ratio, 0.08, 0.16), evidence: drive.index, description: `On the way up the knees came in to ${round(drive.ratio * 100)}% of their width at the bottom (dynamic valgus).` };
         }
         return null;
       },
@@ -172,8 +238,10 @@ export const squat: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 45) return null;
-        return { severity: grade(value - 45, 5, 10), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
+        // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (a demo
+        // people call correct leans 47); past 50 the chest is collapsing.
+        if (value <= 50) return null;
+        return { ...graded(value - 50, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
       },
       strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
     },
@@ -188,8 +256,10 @@ export const squat: ExerciseDef = {
         // Heels come up at the bottom; a single high frame elsewhere is keypoint noise.
         const value = atPeak(rep, (f) => heelRise(f, start)), index = rep.peak;
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 0.06) return null;
-        return { severity: grade(value - 0.06, 0.03, 0.06), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
+        // The ankle keypoint wanders a few hundredths of a leg length at the bottom of a squat
+        // with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
+        if (value <= 0.1) return null;
+        return { ...graded(value - 0.1, 0.04, 0.08), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
     },

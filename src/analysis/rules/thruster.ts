@@ -3,7 +3,7 @@
 // elbows from the rack to overhead, as for the shoulder press); the squat half is judged by the
 // rules: a rep whose thighs never came down is a push press, not a thruster.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, grade, kneeAngle, round, torsoLean } from './common.js';
+import { elbowAngle, extreme, kneeAngle, round, torsoLean, graded } from './common.js';
 import { armPressProgress, pressProgress, wristRise } from './shoulder-press.js';
 import { thighProgress } from './squat.js';
 
@@ -33,7 +33,7 @@ export const thruster: ExerciseDef = {
         const { value, index } = extreme(rep, thighProgress, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 0.75) return null;
-        return { severity: grade(0.75 - value, 0.15, 0.35), evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
+        return { ...graded(0.75 - value, 0.15, 0.35), evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep squat', description: 'Reached parallel before pressing.' },
     },
@@ -45,7 +45,7 @@ export const thruster: ExerciseDef = {
         const { value, index } = extreme(rep, elbowAngle, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 155) return null;
-        return { severity: grade(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };
+        return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight overhead.' },
     },
@@ -57,7 +57,7 @@ export const thruster: ExerciseDef = {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 45) return null;
-        return { severity: grade(value - 45, 8, 15), evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` };
+        return { ...graded(value - 45, 8, 15), evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` };
       },
       strength: { category: 'posture', name: 'Upright front rack', description: 'Chest stayed up in the squat.' },
     },

@@ -4,7 +4,7 @@
 // foreshortened.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, grade, over, round, torsoLean, upright } from './common.js';
+import { elbowAngle, extreme, over, round, torsoLean, upright, graded } from './common.js';
 import { upperArmDrift } from './bicep-curl.js';
 
 /** Wrist below its elbow in forearm lengths (about 0.45 of the arm): 0 forearm level, 1 hanging. */
@@ -53,7 +53,7 @@ export const tricepPushdown: ExerciseDef = {
         const { value, index } = extreme(rep, elbowAngle, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 155) return null;
-        return { severity: grade(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
+        return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight at the bottom.' },
     },
@@ -66,7 +66,7 @@ export const tricepPushdown: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         const limit = rep.view === 'front' ? 35 : 30;
         if (value <= limit) return null;
-        return { severity: grade(value - limit, 10, 20), evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` };
+        return { ...graded(value - limit, 10, 20), evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed at the sides.' },
     },
@@ -78,7 +78,7 @@ export const tricepPushdown: ExerciseDef = {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 30) return null;
-        return { severity: grade(value - 30, 8, 15), evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` };
+        return { ...graded(value - 30, 8, 15), evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` };
       },
       strength: { category: 'posture', name: 'Tall posture', description: 'Torso stayed upright.' },
     },

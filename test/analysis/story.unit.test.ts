@@ -1,0 +1,92 @@
+// One story per result (src/analysis/story.ts): no rep praised for what it is faulted on, and the
+// summary, key improvement areas and set strengths agreeing with the reps. Checked over any mix of
+// judged reps (fast-check), over whole synthetic sets through the pipeline, and over real results
+// of the engine on shared clips whose form people judged (skipped by name when absent).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import fc from 'fast-check';
+import { overallFeedback, toRepetitions, type JudgedRep } from '../../src/analysis/feedback.js';
+import { consistentStrengths, analyzePoses } from '../../src/analysis/pipeline.js';
+import { storyContradictions } from '../../src/analysis/story.js';
+import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
+import { createPoseEngine } from '../../src/analysis/index.js';
+import { loadFormClips } from '../../bench/form-eval.js';
+import { formVideosDir } from '../../bench/shared-videos.js';
+import { cycle, series, sidePushUp, sideSquatter } from './synthetic.js';
+
+const categories = ['range_of_motion', 'posture', 'alignment', 'tempo', 'stability'] as const;
+const severities = ['minor', 'moderate', 'major'] as const;
+
+const issueArb = fc.record({
+  ruleId: fc.constantFrom('depth', 'lean', 'knees', 'bounce', 'heels'),
+  category: fc.constantFrom(...categories),
+  severity: fc.constantFrom(...severities),
+  impact_on_score: fc.integer({ min: -30, max: -5 }),
+}).map((i) => ({ ...i, name: `Fault ${i.ruleId}`, description: `${i.ruleId} seen`, correction: `fix ${i.ruleId}`, evidence_timestamp_ms: 0 }));
+// A strength's name always belongs to one category, as in the rule files.
+const strengthArb = fc.constantFrom(
+  { category: 'range_of_motion', name: 'Full depth' }, { category: 'posture', name: 'Upright torso' },
+  { category: 'tempo', name: 'Controlled tempo' }, { category: 'stability', name: 'Heels grounded' },
+).map((s) => ({ ...s, description: `${s.name}.` }));
+const repArb = fc.record({
+  valid: fc.boolean(),
+  issues: fc.array(issueArb, { maxLength: 3 }),
+  strengths: fc.array(strengthArb, { maxLength: 4 }),
+  durationS: fc.double({ min: 0.5, max: 4, noNaN: true }),
+}).map((r): JudgedRep => ({ startMs: 0, endMs: r.durationS * 1000, valid: r.valid, durationS: r.durationS, issues: r.issues, strengths: consistentStrengths(r.issues, r.strengths) }));
+
+test('any set of judged reps gives a result that tells one story', () => {
+  const def = exerciseDef('squat')!;
+  fc.assert(fc.property(fc.array(repArb, { maxLength: 8 }), fc.constantFrom('side', 'front', 'diagonal', 'unknown'), (reps, view) => {
+    const result = { repetitions: toRepetitions(reps), overall_feedback: overallFeedback(reps, { def, view: view as 'side', unjudgedRules: [], personSeen: true }) };
+    assert.deepEqual(storyContradictions(result), []);
+  }), { numRuns: 300 });
+});
+
+test('a rep faulted in a category keeps no strength in it (a shallow rep is not praised for its range)', () => {
+  const kept = consistentStrengths(
+    [{ category: 'range_of_motion' }],
+    [{ category: 'range_of_motion', name: 'Full range of motion', description: '' }, { category: 'posture', name: 'Upright torso', description: '' }],
+  );
+  assert.deepEqual(kept.map((s) => s.name), ['Upright torso']);
+});
+
+test('the contradiction finder finds what it is meant to find', () => {
+  const def = exerciseDef('push-up')!;
+  const reps: JudgedRep[] = [{
+    startMs: 0, endMs: 1000, valid: true, durationS: 1,
+    issues: [{ ruleId: 'push-up-range', category: 'range_of_motion', name: 'Shallow push-up', description: 'x', correction: 'y', severity: 'minor', impact_on_score: -5, evidence_timestamp_ms: 0 }],
+    strengths: [{ category: 'range_of_motion', name: 'Full range of motion', description: 'Completed the full push-up movement.' }],
+  }];
+  const result = { repetitions: toRepetitions(reps), overall_feedback: overallFeedback(reps, { def, view: 'side', unjudgedRules: [], personSeen: true }) };
+  assert.ok(storyContradictions(result).some((s) => s.includes('praised for "Full range of motion"')));
+});
+
+test('synthetic sets of every exercise, through the whole pipeline, tell one story', () => {
+  const sets = [
+    { id: 'squat', poses: series(12, 13, (t) => sideSquatter({ knee: 178 - 98 * cycle(t, 3, 1), lean: 10 + 25 * cycle(t, 3, 1) })) },
+    { id: 'shallow squat', poses: series(12, 13, (t) => sideSquatter({ knee: 178 - 50 * cycle(t, 3, 1), lean: 10 + 45 * cycle(t, 3, 1) })) },
+    { id: 'push-up', poses: series(12, 8, (t) => sidePushUp(170 - 90 * cycle(t, 2, 0.5))) },
+    { id: 'shallow sagging push-up', poses: series(12, 8, (t) => sidePushUp(170 - 45 * cycle(t, 2, 0.5), 20)) },
+  ];
+  for (const { id, poses } of sets) {
+    for (const def of exercises) {
+      const { result } = analyzePoses(def, poses, 12);
+      assert.deepEqual(storyContradictions(result), [], `${def.id} judged on a ${id}`);
+    }
+  }
+});
+
+// Real results: bad and good clips of each exercise people judged, through the real engine.
+const clips = loadFormClips().filter((c) => c.repository !== 'shared');
+const pick = ['push-up', 'squat', 'jumping-jack'].flatMap((ex) => (['bad', 'good'] as const)
+  .map((form) => clips.find((c) => c.exercise === ex && c.form === form)).filter((c) => c !== undefined));
+
+test('real results of the engine on clips people judged tell one story', { skip: !existsSync(formVideosDir) && `form clips not found at ${formVideosDir}`, timeout: 600_000 }, async () => {
+  const engine = createPoseEngine();
+  for (const c of pick) {
+    const result = await engine.analyze({ videoPath: c.path, exerciseId: c.exercise });
+    assert.deepEqual(storyContradictions(result), [], c.file);
+  }
+});
