@@ -8,6 +8,9 @@
 //     that tops out below the server would flatter the service: the baseline's rate, higher than the
 //     service's, shows the client drives faster than the service is measured at.
 //  2. Submissions (mint, PUT, submit) vs raw SQLite appends of the same events, same durability.
+//  3. The same submissions with EVENT_STORE=postgres (a throwaway local server the bench starts,
+//     test/support/postgres.ts) vs raw PostgreSQL INSERTs of the same events in the same
+//     transactions from as many clients; skipped, saying why, without PostgreSQL binaries.
 // Env: BENCH_SECONDS (per run, 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (1,10,64).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +19,9 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { admin, freePort, repoRoot } from '../test/support/processes.js';
+import pg from 'pg';
 import { load } from './support/load.js';
+import { NO_POSTGRES, startPostgres } from '../test/support/postgres.js';
 import { shortClip } from './support/clip.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -63,10 +68,10 @@ try {
   const key = admin(env, 'keys', 'create', '--partner-name', 'Bench').json();
   const auth = { authorization: `Bearer ${key.api_key}` };
   const clip = await shortClip(2);
-  async function submit(base: string): Promise<string> {
-    const spot = await (await fetch(`${base}/v1/uploads`, { method: 'POST', headers: auth })).json();
+  async function submit(base: string, headers = auth): Promise<string> {
+    const spot = await (await fetch(`${base}/v1/uploads`, { method: 'POST', headers })).json();
     await (await fetch(spot.upload_url, { method: 'PUT', body: new Uint8Array(clip.bytes), headers: { 'content-type': 'video/mp4' } })).arrayBuffer();
-    const job = await fetch(`${base}/v1/jobs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ upload_handle: spot.handle, exercise_id: clip.exercise }) });
+    const job = await fetch(`${base}/v1/jobs`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ upload_handle: spot.handle, exercise_id: clip.exercise }) });
     if (job.status !== 201) throw new Error(`submit: ${job.status} ${await job.text()}`);
     return (await job.json()).job_id;
   }
@@ -150,6 +155,47 @@ try {
   const rawPerSecond = rawCount / ((performance.now() - t0) / 1000);
   raw.close();
 
+  // --- 3. submissions on PostgreSQL -------------------------------------------------------------
+  const onPostgres = NO_POSTGRES ? undefined : await (async () => {
+    const server = await startPostgres();
+    try {
+      const url = await server.freshDatabase();
+      const pgEnv = { DATA_DIR: join(dir, 'pg-node'), EVENT_STORE: 'postgres', POSTGRES_URL: url };
+      const node = await startService({ ...pgEnv, WORKER_CONCURRENCY: '0' });
+      const pgKey = admin({ ...env, ...pgEnv }, 'keys', 'create', '--partner-name', 'Bench').json();
+      const pgAuth = { authorization: `Bearer ${pgKey.api_key}` };
+      await load(1, 4, async () => (await submit(node.base, pgAuth), true));
+      const service = await load(SECONDS, 4, async () => (await submit(node.base, pgAuth), true));
+      await stop(node.child);
+      // Raw INSERTs of the same events in the same three transactions per submission, from as many
+      // clients as submitters, each on its own stream: no lock, no hashing, no HTTP, no projections.
+      const pool = new pg.Pool({ connectionString: await server.freshDatabase(), max: 4 });
+      await pool.query('CREATE TABLE events (position bigserial PRIMARY KEY, stream text, revision integer, type text, data text, UNIQUE (stream, revision))');
+      let count = 0;
+      const t1 = performance.now();
+      await Promise.all([0, 1, 2, 3].map(async (c) => {
+        const client = await pool.connect();
+        const txn = async (rows: [string, number, string, string][]) => {
+          await client.query('BEGIN');
+          for (const r of rows) await client.query('INSERT INTO events (stream, revision, type, data) VALUES ($1, $2, $3, $4)', r);
+          await client.query('COMMIT');
+        };
+        for (let r = 0; performance.now() - t1 < SECONDS * 1000; count++) {
+          const data = JSON.stringify({ handle: `up_${c}_${r}`, jobId: `job-${c}-${r}`, at: new Date().toISOString() });
+          await txn([[`ledger-${c}`, r++, 'SpotMinted', data]]);
+          await txn([[`ledger-${c}`, r++, 'SpotUploaded', data]]);
+          await txn([[`ledger-${c}`, r++, 'SpotClaimed', data], [`ledger-${c}`, r++, 'JobQueued', data]]);
+        }
+        client.release();
+      }));
+      const raw = count / ((performance.now() - t1) / 1000);
+      await pool.end();
+      return { service, raw };
+    } finally {
+      await server.stop();
+    }
+  })();
+
   console.log(`bench:api  autocannon, ${SECONDS} s per run, median of ${ROUNDS} rounds; service as npm start runs it (API-only), baseline bare fastify + better-sqlite3 on a copy of the tables\n`);
   console.log('                                   conns   service req/s  p99 ms    bare req/s  p99 ms    ratio');
   let clientAhead = 0;
@@ -165,7 +211,14 @@ try {
   console.log('Submissions (mint + PUT of the 2 s clip + submit), 4 concurrent   per second');
   console.log(`  service                                                  ${f(subs.perSecond).padStart(8)}   (${subs.errors} errors)`);
   console.log(`  raw SQLite appends of the same events, same durability  ${f(rawPerSecond).padStart(8)}`);
-  console.log(`  ratio ${(subs.perSecond / rawPerSecond).toFixed(2)} (aim >= 0.5)`);
+  console.log(`  ratio ${(subs.perSecond / rawPerSecond).toFixed(2)} (aim >= 0.5)\n`);
+  if (!onPostgres) console.log(`Submissions on PostgreSQL: skipped (${NO_POSTGRES})`);
+  else {
+    console.log('Submissions on PostgreSQL (EVENT_STORE=postgres, local server), 4 concurrent   per second');
+    console.log(`  service                                                  ${f(onPostgres.service.perSecond).padStart(8)}   (${onPostgres.service.errors} errors)`);
+    console.log(`  raw PostgreSQL INSERTs of the same events, 4 clients     ${f(onPostgres.raw).padStart(8)}`);
+    console.log(`  ratio ${(onPostgres.service.perSecond / onPostgres.raw).toFixed(2)}; service on PostgreSQL / on SQLite ${(onPostgres.service.perSecond / subs.perSecond).toFixed(2)}`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
