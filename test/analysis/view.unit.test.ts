@@ -58,15 +58,21 @@ test('rules from the back: frontal-plane checks run as from the front; checks th
   for (const r of exerciseDef('pull-up')!.rules) assert.equal(judgedFrom(r, 'unknown'), false);
 });
 
-test('a pull-up filmed from behind: counted, named back, and the chin reported as not checked', () => {
-  // Wide-grip pull-ups: the upper arms come down from overhead to level, out to the sides, the
-  // forearms stay vertical, and the body climbs so the hands stay on the bar.
+/**
+ * A wide-grip pull-up at progress x (0 dead hang, 1 top) seen from `yaw`: the upper arms come down
+ * from overhead to level, out to the sides, the forearms stay vertical, and the body climbs so
+ * the hands stay on the bar.
+ */
+function pullUp(x: number, yaw: number): Keypoint[] {
   const BAR = 900;
+  const arm = { raise: 0, plane: 0, upper: dir(180 - 90 * x, 90, 1), fore: [0, 1, 0] as V3 };
+  const j: Joints = body({ left: arm, right: arm });
+  return project(shift(j, [0, BAR - j.leftWrist![1], 0]), yaw);
+}
+
+test('a pull-up filmed from behind: counted, named back, and the chin reported as not checked', () => {
   const pose = (x: number): Keypoint[] => {
-    const arm = { raise: 0, plane: 0, upper: dir(180 - 90 * x, 90, 1), fore: [0, 1, 0] as V3 };
-    const j: Joints = body({ left: arm, right: arm });
-    const lifted = shift(j, [0, BAR - j.leftWrist![1], 0]);
-    const kps = project(lifted, 180);
+    const kps = pullUp(x, 180);
     // BlazePose reports the nose as seen from behind too (1.0 on the shared back views), with
     // its depth behind the shoulders (larger z is farther from the camera).
     for (const k of kps) k.z = 0;
@@ -82,4 +88,19 @@ test('a pull-up filmed from behind: counted, named back, and the chin reported a
   assert.ok(!named.includes('Chin below the bar') && !named.includes('Chin over the bar'), named.join(', '));
   const areas = out.result.overall_feedback.key_improvement_areas.map((a) => a.name);
   assert.ok(areas.includes('Not checked: chin below the bar'), areas.join(', '));
+});
+
+test('triceps pushdown and pull-up counted from the front, a diagonal, the side and the back', () => {
+  // Upper arms pinned at the sides, the forearms from level (pointing forward) to straight down.
+  const pushdown = (u: number, yaw: number) => {
+    const arm = { raise: 0, plane: 0, bend: 90 - 85 * u };
+    return project(body({ left: arm, right: arm }), yaw);
+  };
+  const wave = (t: number) => { const k = (t % 3) - 0.5; return k > 0 && k < 2 ? (1 - Math.cos(Math.PI * k)) / 2 : 0; };
+  for (const [name, yaw] of Object.entries({ front: 0, diagonal: 45, side: 90, back: 180 })) {
+    const out = analyzePoses(exerciseDef('tricep-pushdown')!, series(FPS, 12, (t) => pushdown(wave(t), yaw)), FPS);
+    assert.equal(out.result.repetitions.filter((r) => r.is_valid_rep).length, 4, `pushdown from the ${name}`);
+    const pulls = analyzePoses(exerciseDef('pull-up')!, series(FPS, 12, (t) => pullUp(wave(t), yaw)), FPS);
+    assert.equal(pulls.result.repetitions.filter((r) => r.is_valid_rep).length, 4, `pull-up from the ${name}`);
+  }
 });

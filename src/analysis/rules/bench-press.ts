@@ -12,9 +12,16 @@ export function handsOverShoulders(f: FrameCtx): number {
   return sh && wr && f.armLen > 0 ? (sh.y - wr.y) / f.armLen : NaN;
 }
 
+/**
+ * The descent and the elbow bend averaged, except that a bend reading straighter than the descent
+ * does not pull it down: with a wide grip seen side-on the upper arms swing toward and away from
+ * the camera and the projected elbow reads nearly straight at the chest (as for pull-ups:
+ * pull-up.ts), while the hands' height reads from every side.
+ */
 export function benchProgress(f: FrameCtx): number {
-  const v = [(0.95 - handsOverShoulders(f)) / 0.5, (165 - elbowAngle(f)) / 85].filter(Number.isFinite);
-  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+  const descent = (0.95 - handsOverShoulders(f)) / 0.5, bend = (165 - elbowAngle(f)) / 85;
+  if (!Number.isFinite(descent)) return bend;
+  return Number.isFinite(bend) && bend > descent ? (descent + bend) / 2 : descent;
 }
 
 export const benchPress: ExerciseDef = {

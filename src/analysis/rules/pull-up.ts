@@ -12,11 +12,18 @@ export function handsAbove(f: FrameCtx): number {
   return sh && wr && f.armLen > 0 ? (sh.y - wr.y) / f.armLen : NaN;
 }
 
+/**
+ * The climb (vertical, so it reads from every side) and the elbow bend averaged, except that a
+ * bend reading straighter than the climb does not pull the climb down: a projected angle can hide
+ * a bend but never invent straightness where the arm is straight, and a wide grip seen side-on
+ * moves the upper arms toward and away from the camera, so the elbow reads straight (180 deg) all
+ * the way up; the mean then stayed under a valid rep's range on every pull.
+ */
 export function pullProgress(f: FrameCtx): number {
   const climb = (0.95 - handsAbove(f)) / 0.7;
   const bend = (165 - elbowAngle(f)) / 100;
-  const v = [climb, bend].filter(Number.isFinite);
-  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+  if (!Number.isFinite(climb)) return bend;
+  return Number.isFinite(bend) && bend > climb ? (climb + bend) / 2 : climb;
 }
 
 /** Hanging: both hands well above the shoulders (standing under the bar does not count). */
