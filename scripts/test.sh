@@ -3,6 +3,10 @@
 # when given no files, so the list is built here and its size checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Stops at once, saying which Node is needed, on a Node too old for better-sqlite3 13 (under `npm test`
+# this is the Node 24 that npm ci installed: node_modules/.bin comes first on the PATH).
+node --import tsx src/runtime/require-node.ts
+echo "tests run on Node $(node -v) ($(command -v node))"
 # The client package is built first: its tests import the build output, as a partner would.
 npm run -s build --workspace @rep-coach/client
 # The report tests drive Debian's Chromium (no browser download): install it when missing and we may.

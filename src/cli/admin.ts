@@ -2,6 +2,7 @@
 // to the same ledger and brings the same read models up to date. Command groups live beside this
 // file; this one only dispatches, prints help and maps failures to exit codes (2: bad arguments,
 // 1: refused or failed).
+import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
 import { pathToFileURL } from 'node:url';
 import { loadConfigOrExit } from '../boot.js';
 import { OperatorError } from '../commands/errors.js';

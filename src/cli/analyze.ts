@@ -1,5 +1,6 @@
 // `npm run -s analyze -- VIDEO --exercise ID`: runs the engine on a local file and prints the
 // result object (the same one a job returns) as JSON.
+import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

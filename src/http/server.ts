@@ -1,6 +1,7 @@
 // `npm start`: the API on HOST:PORT, the storage host on STORAGE_PORT (disk driver), the job
 // runner (WORKER_CONCURRENCY, 0 = API only), the spot and video-retention sweeper and the metrics
 // listener on METRICS_PORT, all over DATA_DIR.
+import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
 import type { Server } from 'node:http';
 import { once } from 'node:events';
 import pino from 'pino';
@@ -32,6 +33,8 @@ process.on('exit', () => {
 });
 const app = await buildApp(svc, { logger: { level: config.logLevel, stream: logStream }, wakeRunner: () => runner?.wake() });
 const log = app.log;
+// Which Node runs the service (npm's scripts use the Node 24 that npm ci installed: README, Runtime).
+log.info({ node: process.version, exec_path: process.execPath }, 'runtime');
 
 let storageHost: Server | undefined;
 if (svc.disk) {

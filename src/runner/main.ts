@@ -1,4 +1,5 @@
 // `npm run worker`: only the job runner, for scaling analysis out to more processes or machines.
+import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
 import pino from 'pino';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { createEngineHost } from './engine-host.js';
@@ -17,7 +18,7 @@ const runner = startRunner(svc, engine, {
   providerRetries: config.providerRetries,
   log,
 });
-log.info({ concurrency: Math.max(1, config.workerConcurrency) }, 'worker started');
+log.info({ concurrency: Math.max(1, config.workerConcurrency), node: process.version }, 'worker started');
 // A worker on the same machine as `npm start` needs its own METRICS_PORT (or 0).
 const metricsServer = await startMetricsServer(svc.metrics, config.host, config.metricsPort, log);
 onShutdown(async () => {
