@@ -3,7 +3,9 @@
 // yielded one at a time so memory does not grow with the video. The decoder is FFmpeg 8 as built
 // into @napi-rs/webcodecs; it never runs in this process (see decoder/sandbox.ts for its limits).
 import { VideoProcessingError, ProviderUnavailableError } from './engine.js';
+import { open } from 'node:fs/promises';
 import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
+import { containerOf } from './decoder/container.mjs';
 
 export interface VideoInfo {
   /** Display size after rotation metadata is applied. */
@@ -66,7 +68,30 @@ function exited(d: SandboxedDecoder): Promise<number | null> {
   });
 }
 
+/** The first bytes of the file (fewer if it is shorter). */
+async function headOf(path: string, length: number): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await file.read(buf, 0, length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
 export async function probe(path: string): Promise<VideoInfo> {
+  // The decoder process checks the container too, but a file that is no video at all (random or
+  // empty bytes, a playlist, an image) is refused here by its magic number, without starting a
+  // process: such a job then costs what its ledger entries cost (README "Reliability").
+  // Comparing a few fixed bytes parses nothing, so this stays outside the sandbox.
+  let head: Buffer;
+  try {
+    head = await headOf(path, 64);
+  } catch (err) {
+    throw new VideoProcessingError(`the video could not be read: ${(err as Error).message}`);
+  }
+  if (!containerOf(head)) throw new VideoProcessingError('not a video container we decode (MP4/MOV, WebM or Matroska)');
   await detectNetworkIsolation();
   const d = spawnDecoder(['probe', path], path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: decoderSettings().maxRssMb });
   const stderr = collectStderr(d);

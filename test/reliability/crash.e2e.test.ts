@@ -40,7 +40,10 @@ async function boot(env: Record<string, string>, base: string): Promise<Server> 
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   for (const deadline = Date.now() + 30_000; ; await sleep(50)) {
     if (child.exitCode !== null) throw new Error(`server exited at boot: ${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not boot: ${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // never left running (it would hold DATA_DIR and keep the test process alive)
+      throw new Error(`server did not boot in 30 s: ${out}`);
+    }
     try {
       if ((await fetch(`${base}/livez`)).ok) return { child, exited, output: () => out };
     } catch {
@@ -209,7 +212,7 @@ function crashTest(name: string, skip: string | undefined, setup: () => Promise<
       }
       if (live.length === 0) break;
     }
-    assert.deepEqual(live, [], 'no job stays queued or processing after its lease (WORKER_CONCURRENCY=1 takes every job)');
+    assert.deepEqual(live, [], `no job stays queued or processing after its lease (WORKER_CONCURRENCY=1 takes every job): ${live.length} of ${acked.size} acknowledged left`);
 
     let lost = 0;
     for (const [jobId, { key, handle }] of acked) {

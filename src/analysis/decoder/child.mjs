@@ -35,11 +35,16 @@ const parent = process.ppid;
 setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 1000).unref();
 process.stdout.on('error', () => process.exit(1));
 
+// FFmpeg (a 66 MB addon) loads only once the file has passed the container check: a file that is
+// no video is refused without it.
 let codecs;
-try {
-  codecs = await import('@napi-rs/webcodecs');
-} catch (e) {
-  fail(UNAVAILABLE, `decoder unavailable: ${e?.message ?? e}`);
+async function loadCodecs() {
+  if (codecs) return;
+  try {
+    codecs = await import('@napi-rs/webcodecs');
+  } catch (e) {
+    fail(UNAVAILABLE, `decoder unavailable: ${e?.message ?? e}`);
+  }
 }
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
@@ -67,6 +72,7 @@ async function open(path) {
   } finally {
     file.close();
   }
+  await loadCodecs();
   const chunks = [];
   let demuxError;
   const init = { videoOutput: (c) => chunks.push(c), error: (e) => { demuxError = e; } };
