@@ -7,8 +7,11 @@
 // of it (they are projected after each append commits); the copy is then caught up from the copied
 // ledger, so the two describe the same position. The videos copied are those the copied ledger
 // still needs: the frozen files of its live (queued or processing) jobs and the bytes of its
-// uploaded, unclaimed spots; plus every stored pose track and the URL-signing key.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+// uploaded, unclaimed spots; plus every stored pose track and the URL-signing key. The secrets
+// vault (secrets.db, sealed webhook secrets) is copied the same way, with its master key when the
+// first start created it in DATA_DIR (secrets.key, mode 0600); a key from SECRETS_KEY_FILE stays
+// where the operator keeps it, and the manifest names it by id so a restore can be checked.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { OperatorError } from './commands/errors.js';
@@ -16,6 +19,7 @@ import { SqliteEventStore } from './events/store/sqlite.js';
 import { checkpointOf, openReadModels } from './projections/runner.js';
 import { openLedgerSource, replayInto } from './projections/replay.js';
 import { paths } from './service.js';
+import { masterKeyId, masterKeyPath, parseMasterKey } from './secrets/master-key.js';
 
 const MANIFEST = 'backup.json';
 
@@ -28,6 +32,8 @@ export interface BackupManifest {
   events: number;
   jobs: { live: number; total: number };
   files: string[];
+  /** The master key the vault's data keys are wrapped by: in the backup, or the operator's file. */
+  secrets?: { masterKeyId: string | null; masterKey: 'secrets.key' | 'SECRETS_KEY_FILE' | 'none' };
 }
 
 /** Copies a live SQLite database with the online backup API, all pages in one step. */
@@ -96,6 +102,26 @@ export async function backup(dataDir: string, target: string, clock: () => Date 
       models.close();
       source.close();
     }
+    // The vault after the ledger: a secret is sealed before its registration is appended, so every
+    // endpoint in the ledger copy has its key in the vault copy; one sealed between the two copies
+    // is an orphan there, which the sweeper's reconcile destroys.
+    const vaultFrom = paths(dataDir).secrets;
+    if (existsSync(vaultFrom)) {
+      await copyDatabase(vaultFrom, paths(target).secrets);
+      manifest.files.push('secrets.db');
+    }
+    const keyFile = masterKeyPath(dataDir);
+    let secrets: BackupManifest['secrets'] = { masterKeyId: null, masterKey: 'none' };
+    if (existsSync(keyFile)) {
+      copyFileSync(keyFile, join(target, 'secrets.key'));
+      chmodSync(join(target, 'secrets.key'), 0o600);
+      manifest.files.push('secrets.key');
+      secrets = { masterKeyId: masterKeyId(parseMasterKey(readFileSync(keyFile), keyFile)), masterKey: 'secrets.key' };
+    } else if (process.env.SECRETS_KEY_FILE && existsSync(process.env.SECRETS_KEY_FILE)) {
+      const file = process.env.SECRETS_KEY_FILE;
+      secrets = { masterKeyId: masterKeyId(parseMasterKey(readFileSync(file), file)), masterKey: 'SECRETS_KEY_FILE' };
+    }
+    manifest.secrets = secrets;
     // One self-contained file per database: no -wal beside the copies.
     const ledger = new Database(out.ledger);
     ledger.pragma('journal_mode = DELETE');
@@ -137,6 +163,7 @@ export async function restore(from: string, dataDir: string): Promise<BackupMani
   for (const file of manifest.files) {
     mkdirSync(join(dataDir, file, '..'), { recursive: true });
     copyFileSync(join(from, file), join(dataDir, file));
+    if (file === 'secrets.key') chmodSync(join(dataDir, file), 0o600);
   }
   return manifest;
 }

@@ -43,6 +43,8 @@ export interface Config {
   videoRetentionHours: number;
   /** Prometheus listener (GET /metrics) on HOST; 0 = none. */
   metricsPort: number;
+  /** Master key of the secrets vault (32 bytes: raw, hex or base64); unset = DATA_DIR/secrets.key, made on first start. */
+  secretsKeyFile: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     storagePort,
     storagePublicUrl: url(env, 'STORAGE_PUBLIC_URL', `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${storagePort}`),
     dataDir: resolve(env.DATA_DIR || './data'),
+    secretsKeyFile: env.SECRETS_KEY_FILE ? resolve(env.SECRETS_KEY_FILE) : undefined,
     spotTtlSeconds: int(env, 'UPLOAD_SPOT_TTL_SECONDS', 900, 1, MAX_WINDOW_SECONDS),
     spotsPerWindow: int(env, 'SPOTS_PER_WINDOW', 100, 0),
     spotsWindowSeconds: int(env, 'SPOTS_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),

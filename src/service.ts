@@ -15,6 +15,10 @@ import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.j
 import { createS3Storage } from './storage/s3.js';
 import type { VideoStorage } from './storage/port.js';
 import { createMetrics, timeAppends, watchJobs, type Metrics } from './metrics/registry.js';
+import { loadMasterKey, type MasterKey } from './secrets/master-key.js';
+import { openVault, vaultPath, type SecretVault } from './secrets/vault.js';
+import { importLegacySecrets } from './secrets/legacy.js';
+import { endpointById } from './projections/webhooks.js';
 
 export interface Service {
   config: Config;
@@ -31,12 +35,17 @@ export interface Service {
   catalog(): readonly CatalogEntry[];
   /** Prometheus metrics of this process (served by metrics/server.ts where METRICS_PORT is set). */
   metrics: Metrics;
+  /** Webhook signing secrets, sealed (src/secrets/): the only place they are kept. */
+  vault: SecretVault;
+  /** Where the vault's master key came from (logged at start, never the key). */
+  masterKey: Pick<MasterKey, 'id' | 'source' | 'path'>;
   close(): Promise<void>;
 }
 
 export const paths = (dataDir: string) => ({
   ledger: join(dataDir, 'ledger.db'),
   readModels: join(dataDir, 'read-models.db'),
+  secrets: vaultPath(dataDir),
 });
 
 /** The ledger EVENT_STORE names; a server store is connected (and PostgreSQL's schema migrated) before this returns. */
@@ -72,6 +81,12 @@ export async function openService(config: Config, clock: () => Date = () => new 
   if (store instanceof SqliteEventStore) await store.completeChain();
   // Events appended while no process was projecting (a crash between append and projection).
   await projector.catchUp();
+  const master = loadMasterKey(config.dataDir, config.secretsKeyFile);
+  const vault = openVault(files.secrets, master, config.storeBusyTimeoutMs);
+  // Plain secrets of a ledger written before issue 17 move into the vault, once (secrets/legacy.ts).
+  if (store instanceof SqliteEventStore) {
+    importLegacySecrets(store.db, vault, (id) => endpointById(readDb(), id)?.removed_at != null, clock().toISOString());
+  }
   // Other nodes append to KurrentDB or PostgreSQL too: follow their events into this node's read models.
   const follower = 'subscribe' in store
     ? followStore(store as Parameters<typeof followStore>[0], projector, readDb, { warn: (o, m) => process.stderr.write(`${m} ${JSON.stringify(o)}\n`) })
@@ -87,11 +102,14 @@ export async function openService(config: Config, clock: () => Date = () => new 
     clock,
     catalog: () => catalog,
     metrics,
+    vault,
+    masterKey: { id: master.id, source: master.source, path: master.path },
     async close() {
       await follower?.stop();
       await storage.close();
       await store.close();
       readModels.close();
+      vault.close();
     },
   };
 }

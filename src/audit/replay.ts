@@ -183,6 +183,7 @@ export function createAuditor(keyId: string) {
       }
       // Webhook endpoints and deliveries never move the budget; the deliveries listing shows them.
       case 'WebhookEndpointRegistered':
+      case 'WebhookSecretRotated':
       case 'WebhookEndpointRemoved':
       case 'WebhookDeliveryAttempted':
       case 'WebhookDeliverySucceeded':

@@ -22,6 +22,8 @@ export interface LiveJob {
 
 export interface LiveEndpoint {
   events: readonly WebhookEventType[];
+  /** Vault key id of the secret that signs now (a rotation needs it to name the previous one). */
+  secretKeyId: string;
 }
 
 /** A webhook delivery not yet acknowledged by a 2xx nor given up. */
@@ -223,7 +225,12 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
     case 'JobCancelled':
       return openDeliveries(finishJob(state, event.data.jobId, false, event.data.at), event);
     case 'WebhookEndpointRegistered':
-      return { ...state, endpoints: { ...state.endpoints, [event.data.endpointId]: { events: event.data.events } } };
+      return { ...state, endpoints: { ...state.endpoints, [event.data.endpointId]: { events: event.data.events, secretKeyId: event.data.secretKeyId } } };
+    case 'WebhookSecretRotated': {
+      const endpoint = endpointOf(state, event.data.endpointId);
+      if (!endpoint) return state;
+      return { ...state, endpoints: { ...state.endpoints, [event.data.endpointId]: { ...endpoint, secretKeyId: event.data.secretKeyId } } };
+    }
     case 'WebhookEndpointRemoved': {
       const { endpointId } = event.data;
       const deliveries = Object.fromEntries(Object.entries(state.deliveries).filter(([, d]) => d.endpointId !== endpointId));

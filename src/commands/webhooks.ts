@@ -15,8 +15,10 @@ export interface PastDelivery {
 }
 
 export type WebhookCommand =
-  | { type: 'RegisterEndpoint'; endpointId: string; url: string; events: WebhookEventType[]; secret: string; maxEndpoints: number; now: string }
+  | { type: 'RegisterEndpoint'; endpointId: string; url: string; events: WebhookEventType[]; secretKeyId: string; secretFingerprint: string; maxEndpoints: number; now: string }
   | { type: 'RemoveEndpoint'; endpointId: string; now: string }
+  /** The new secret is already sealed in the vault under secretKeyId; the old one signs for overlapMs more. */
+  | { type: 'RotateSecret'; endpointId: string; secretKeyId: string; secretFingerprint: string; overlapMs: number; now: string }
   | { type: 'ClaimDelivery'; deliveryId: string; worker: string; leaseUntil: string; now: string }
   | {
       type: 'RecordDeliveryOutcome';
@@ -41,8 +43,15 @@ export function decideWebhook(command: WebhookCommand, state: KeyState): LedgerE
     case 'RegisterEndpoint': {
       if (state.status !== 'active') throw new AuthenticationError();
       if (Object.keys(state.endpoints).length >= command.maxEndpoints) throw new WebhookEndpointLimit();
-      const { endpointId, url, events, secret } = command;
-      return [{ type: 'WebhookEndpointRegistered', data: { endpointId, url, events, secret, at } }];
+      const { endpointId, url, events, secretKeyId, secretFingerprint } = command;
+      return [{ type: 'WebhookEndpointRegistered', data: { endpointId, url, events, secretKeyId, secretFingerprint, at } }];
+    }
+    case 'RotateSecret': {
+      const endpoint = endpointOf(state, command.endpointId);
+      if (!endpoint) throw new WebhookEndpointNotFound();
+      const { endpointId, secretKeyId, secretFingerprint } = command;
+      const previousValidUntil = new Date(Date.parse(at) + command.overlapMs).toISOString();
+      return [{ type: 'WebhookSecretRotated', data: { endpointId, secretKeyId, secretFingerprint, previousKeyId: endpoint.secretKeyId, previousValidUntil, at } }];
     }
     case 'RemoveEndpoint': {
       if (!endpointOf(state, command.endpointId)) throw new WebhookEndpointNotFound();

@@ -27,7 +27,12 @@ export type LedgerEvent =
   // Webhooks (issue 11). A delivery is not an event of its own: a job's terminal event creates one
   // per endpoint registered for its type at that point of the stream (deliveryIdOf names it), so
   // the outbox is the ledger itself and a crash between the job's end and the send loses nothing.
-  | { type: 'WebhookEndpointRegistered'; data: { endpointId: string; url: string; events: WebhookEventType[]; secret: string; at: string } }
+  // The signing secret itself never enters the ledger (issue 17): only the id of its data key in the
+  // secrets vault (src/secrets/) and a one-way fingerprint. Schema v2 events carried the secret; the
+  // v3 upcaster lifts them to this shape (README "Webhook secrets").
+  | { type: 'WebhookEndpointRegistered'; data: { endpointId: string; url: string; events: WebhookEventType[]; secretKeyId: string; secretFingerprint: string; at: string } }
+  /** A new secret signs from now on; the previous one also signs until previousValidUntil (24 h). */
+  | { type: 'WebhookSecretRotated'; data: { endpointId: string; secretKeyId: string; secretFingerprint: string; previousKeyId: string; previousValidUntil: string; at: string } }
   | { type: 'WebhookEndpointRemoved'; data: { endpointId: string; at: string } }
   /** A dispatcher took the delivery for one attempt, with a lease; the outcome follows, unless it died. */
   | { type: 'WebhookDeliveryAttempted'; data: { deliveryId: string; attempt: number; worker: string; leaseUntil: string; at: string } }
@@ -50,7 +55,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type LedgerEventType = LedgerEvent['type'];
 
 /** The schema version written with new events; upcasters (events/upcasters.ts) lift older ones. */
-export const CURRENT_SCHEMA_VERSION = 2;
+export const CURRENT_SCHEMA_VERSION = 3;
 
 /**
  * JobFailed.retryable (schema v2): may the partner expect a resubmission to succeed. Only a provider

@@ -1,6 +1,8 @@
 // Old events are never rewritten: they are lifted to the current shape as they are read.
 // Each upcaster takes an event of version v and returns it at version v + 1.
 import { CURRENT_SCHEMA_VERSION, retryableFailure } from './ledger.js';
+import { fingerprintOf } from '../secrets/vault.js';
+import { legacySecretKeyId } from '../secrets/legacy.js';
 
 type Raw = { type: string; data: Record<string, unknown>; schemaVersion: number };
 type Upcaster = (event: Raw) => Raw;
@@ -13,6 +15,15 @@ const upcasters: Record<number, Upcaster> = {
     schemaVersion: 2,
     data: e.type === 'JobFailed' ? { ...e.data, retryable: retryableFailure(String(e.data.errorCode)) } : e.data,
   }),
+  // v3: WebhookEndpointRegistered names its secret by a vault key id and a fingerprint instead of
+  // carrying it. A v2 event's stored form still holds the secret (a hash-chained ledger cannot be
+  // rewritten); its lifted form does not: the secret is moved into the vault under the endpoint's
+  // legacy key id at boot (secrets/legacy.ts) and is read from there, never from the event.
+  2: (e) => {
+    if (e.type !== 'WebhookEndpointRegistered' || typeof e.data.secret !== 'string') return { ...e, schemaVersion: 3 };
+    const { secret, ...rest } = e.data;
+    return { ...e, schemaVersion: 3, data: { ...rest, secretKeyId: legacySecretKeyId(String(e.data.endpointId)), secretFingerprint: fingerprintOf(secret) } };
+  },
 };
 
 export function upcast(event: Raw): Raw {

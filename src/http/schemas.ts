@@ -183,6 +183,15 @@ export const WebhookEndpointCreated = Type.Object({
   ...endpointFields,
   secret: Type.String({ description: 'whsec_ + base64 key for verifying webhook-signature (Standard Webhooks). Shown only in this answer.' }),
 });
+export const WebhookSecretRotated = Type.Object({
+  ...endpointFields,
+  secret: Type.String({ description: 'The new whsec_ signing secret. Shown only in this answer.' }),
+  rotated_at: Type.String({ format: 'date-time' }),
+  previous_secret_expires_at: Type.String({
+    format: 'date-time',
+    description: 'Until then every delivery carries two signatures in webhook-signature (space-separated): by the new secret and by the one it replaced; after it, by the new one only.',
+  }),
+});
 export const WebhookEndpoint = Type.Object(endpointFields);
 export const WebhookEndpointList = Type.Object({ webhook_endpoints: Type.Array(WebhookEndpoint) });
 export const WebhookEndpointParams = Type.Object({ id: Type.String() });

@@ -35,6 +35,7 @@ const app = await buildApp(svc, { logger: { level: config.logLevel, stream: logS
 const log = app.log;
 // Which Node runs the service (npm's scripts use the Node 24 that npm ci installed: README, Runtime).
 log.info({ node: process.version, exec_path: process.execPath }, 'runtime');
+log.info({ master_key: svc.masterKey.source, master_key_id: svc.masterKey.id, path: svc.masterKey.path }, 'secrets vault open (webhook secrets sealed, README "Webhook secrets")');
 
 let storageHost: Server | undefined;
 if (svc.disk) {

@@ -40,7 +40,7 @@ interface Table {
 const ALL_TYPES = [
   'KeyIssued', 'KeySuspended', 'KeyReinstated', 'KeyRevoked', 'LimitSet', 'SpotMinted', 'SpotUploaded', 'SpotExpired',
   'SpotClaimed', 'JobQueued', 'JobStarted', 'JobLeaseExtended', 'JobLeaseReleased', 'JobCompleted', 'JobFailed',
-  'JobCancelled', 'WebhookEndpointRegistered', 'WebhookEndpointRemoved', 'WebhookDeliveryAttempted',
+  'JobCancelled', 'WebhookEndpointRegistered', 'WebhookSecretRotated', 'WebhookEndpointRemoved', 'WebhookDeliveryAttempted',
   'WebhookDeliverySucceeded', 'WebhookDeliveryFailed', 'WebhookRedeliveryRequested', 'IdempotentRequestStarted',
   'IdempotentResponseRecorded', 'IdempotentRequestReleased', 'VideoPurged',
 ] as const satisfies readonly LedgerEventType[];

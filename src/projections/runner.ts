@@ -11,6 +11,7 @@ import * as uploads from './uploads.js';
 import * as webhooks from './webhooks.js';
 import * as queue from '../queue/projection.js';
 import { prepared } from './statements.js';
+import { dropSecretColumn } from '../secrets/legacy.js';
 
 // webhooks after jobs: a job's end opens deliveries (order within one event does not matter today).
 // queue before jobs: it reads the job's row as it was before the event (queue/projection.ts).
@@ -28,8 +29,11 @@ export function openReadModels(path: string, busyTimeoutMs?: number): Database.D
     // wrong, and the next catch-up repairs that. NORMAL spares an fsync on every projected append.
     db.pragma('synchronous = NORMAL');
     db.exec(CHECKPOINT_DDL);
+    // A read model from before issue 17 held webhook secrets: rewritten without them first.
+    dropSecretColumn(db);
     for (const m of modules) if (m !== queue) db.exec(m.ddl);
     addMissingColumns(db, 'jobs', jobs.addedColumns);
+    addMissingColumns(db, 'webhook_endpoints', webhooks.addedColumns);
     db.exec(jobs.lateDdl);
     queue.ensure(db);
     return db;

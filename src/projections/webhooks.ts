@@ -13,7 +13,10 @@ CREATE TABLE IF NOT EXISTS webhook_endpoints (
   key_id      TEXT NOT NULL,
   url         TEXT NOT NULL,
   events      TEXT NOT NULL,
-  secret      TEXT NOT NULL,
+  secret_key_id        TEXT NOT NULL,
+  secret_fingerprint   TEXT NOT NULL,
+  previous_key_id      TEXT,
+  previous_valid_until TEXT,
   created_at  TEXT NOT NULL,
   removed_at  TEXT,
   seq         INTEGER NOT NULL
@@ -39,13 +42,21 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_by_key ON webhook_deliveries (key_id, seq);`;
 
+/** Columns a read model from before secret rotation lacks (secrets/legacy.ts adds the key id ones). */
+export const addedColumns = { previous_key_id: 'TEXT', previous_valid_until: 'TEXT' } as const;
+
 export interface EndpointRow {
   endpoint_id: string;
   key_id: string;
   url: string;
   /** JSON array of event types. */
   events: string;
-  secret: string;
+  /** Vault key id of the signing secret (src/secrets/vault.ts); the secret itself is never here. */
+  secret_key_id: string;
+  secret_fingerprint: string;
+  /** After a rotation: the secret that also signs until previous_valid_until. */
+  previous_key_id: string | null;
+  previous_valid_until: string | null;
   created_at: string;
   removed_at: string | null;
   seq: number;
@@ -101,8 +112,15 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
     case 'WebhookEndpointRegistered': {
       const d = e.data;
       prepared(db,
-        `INSERT OR IGNORE INTO webhook_endpoints (endpoint_id, key_id, url, events, secret, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(d.endpointId, keyIdOfStream(e.stream), d.url, JSON.stringify(d.events), d.secret, d.at, e.position);
+        `INSERT OR IGNORE INTO webhook_endpoints (endpoint_id, key_id, url, events, secret_key_id, secret_fingerprint, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(d.endpointId, keyIdOfStream(e.stream), d.url, JSON.stringify(d.events), d.secretKeyId, d.secretFingerprint, d.at, e.position);
+      return;
+    }
+    case 'WebhookSecretRotated': {
+      const d = e.data;
+      prepared(db,
+        `UPDATE webhook_endpoints SET secret_key_id = ?, secret_fingerprint = ?, previous_key_id = ?, previous_valid_until = ? WHERE endpoint_id = ? AND removed_at IS NULL`,
+      ).run(d.secretKeyId, d.secretFingerprint, d.previousKeyId, d.previousValidUntil, d.endpointId);
       return;
     }
     case 'WebhookEndpointRemoved': {

@@ -5,6 +5,7 @@ import { decideUpload } from '../commands/uploads.js';
 import { overdueSpots } from '../projections/uploads.js';
 import type { Service } from '../service.js';
 import { purgeOnce } from './retention.js';
+import { reconcileVault } from '../secrets/reconcile.js';
 
 export async function sweepOnce(svc: Service, batch = 200): Promise<number> {
   const now = svc.clock();
@@ -21,6 +22,11 @@ export function startSweeper(svc: Service, intervalMs: number, log: { error(o: o
   const timer = setInterval(() => {
     sweepOnce(svc).catch((err) => log.error({ err: String(err) }, 'sweep failed'));
     purgeOnce(svc).catch((err) => log.error({ err: String(err) }, 'video retention sweep failed'));
+    try {
+      reconcileVault(svc);
+    } catch (err) {
+      log.error({ err: String(err) }, 'secrets vault sweep failed');
+    }
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

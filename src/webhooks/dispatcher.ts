@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { decideWebhook, type WebhookCommand } from '../commands/webhooks.js';
 import { Job } from '../http/schemas.js';
 import { jobById, presentJob } from '../projections/jobs.js';
-import { dueDeliveries, endpointById, type DeliveryRow } from '../projections/webhooks.js';
+import { dueDeliveries, endpointById, type DeliveryRow, type EndpointRow } from '../projections/webhooks.js';
 import type { Service } from '../service.js';
 import { nextAttemptAt } from './schedule.js';
 import { postWebhook } from './send.js';
@@ -35,6 +35,18 @@ export interface Dispatcher {
  */
 export function eventBody(row: DeliveryRow, job: NonNullable<ReturnType<typeof jobById>>): string {
   return JSON.stringify({ type: row.event_type, timestamp: job.updated_at, data: Value.Clean(Job, presentJob(job)) });
+}
+
+/**
+ * The secrets a delivery is signed with, read from the vault at send time: the current one, and
+ * during a rotation's overlap the previous one too. Empty when the current one is not there.
+ */
+export function signingSecrets(svc: Service, endpoint: EndpointRow): string[] {
+  const current = svc.vault.get(endpoint.secret_key_id);
+  if (current === undefined) return [];
+  const until = endpoint.previous_valid_until;
+  const previous = endpoint.previous_key_id && until && Date.parse(until) > svc.clock().getTime() ? svc.vault.get(endpoint.previous_key_id) : undefined;
+  return previous === undefined ? [current] : [current, previous];
 }
 
 export function startDispatcher(svc: Service, opts: DispatcherOptions): Dispatcher {
@@ -63,9 +75,14 @@ export function startDispatcher(svc: Service, opts: DispatcherOptions): Dispatch
     if (!endpoint || !job) {
       result = { statusCode: null, error: 'internal: endpoint or job missing from the read model', durationMs: 0 };
     } else {
-      const body = eventBody(row, job);
-      const headers = signedHeaders(endpoint.secret, row.delivery_id, Math.floor(svc.clock().getTime() / 1000), body);
-      result = await postWebhook(endpoint.url, headers, body, { timeoutMs: timeoutSeconds * 1000, allowPrivateHosts });
+      const secrets = signingSecrets(svc, endpoint);
+      if (secrets.length === 0) {
+        result = { statusCode: null, error: `internal: the signing secret ${endpoint.secret_key_id} is not in the vault (SECRETS_KEY_FILE or secrets.db missing?)`, durationMs: 0 };
+      } else {
+        const body = eventBody(row, job);
+        const headers = signedHeaders(secrets, row.delivery_id, Math.floor(svc.clock().getTime() / 1000), body);
+        result = await postWebhook(endpoint.url, headers, body, { timeoutMs: timeoutSeconds * 1000, allowPrivateHosts });
+      }
     }
     const failedAt = svc.clock();
     const { attempt: n } = claimed.data;

@@ -24,17 +24,57 @@ export async function registerEndpoint(svc: Service, keyId: string, url: string,
   const endpointId = newEndpointId();
   const secret = newWebhookSecret();
   const now = svc.clock().toISOString();
-  await svc.ledger.handle(keyId, (s) =>
-    decideWebhook({ type: 'RegisterEndpoint', endpointId, url, events: chosen, secret, maxEndpoints: MAX_ENDPOINTS_PER_KEY, now }, s),
-  );
+  // Sealed in the vault first: the ledger records only its key id and fingerprint.
+  const sealed = svc.vault.put(secret, now);
+  try {
+    await svc.ledger.handle(keyId, (s) =>
+      decideWebhook({ type: 'RegisterEndpoint', endpointId, url, events: chosen, secretKeyId: sealed.keyId, secretFingerprint: sealed.fingerprint, maxEndpoints: MAX_ENDPOINTS_PER_KEY, now }, s),
+    );
+  } catch (err) {
+    svc.vault.destroy(sealed.keyId); // refused or not recorded: the secret was never handed out
+    throw err;
+  }
   // The secret is shown here only; GET never returns it.
   return { id: endpointId, url, events: chosen, secret, created_at: now };
 }
 
+/** How long the replaced secret keeps signing after a rotation (both signatures are sent meanwhile). */
+export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+/**
+ * A new secret for the endpoint, shown once in the answer. For ROTATION_OVERLAP_MS every delivery
+ * carries a signature by each (Standard Webhooks: space-separated), so a receiver can switch at its
+ * own pace; then the old one's data key is destroyed (sweeper). A secret replaced before its own
+ * overlap ended (two rotations within 24 h) is destroyed at once.
+ */
+export async function rotateSecret(svc: Service, keyId: string, endpointId: string) {
+  const row = await readFresh(svc, () => endpointById(svc.readDb(), endpointId));
+  if (!row || row.key_id !== keyId || row.removed_at !== null) throw new WebhookEndpointNotFound();
+  const secret = newWebhookSecret();
+  const now = svc.clock().toISOString();
+  const sealed = svc.vault.put(secret, now);
+  let rotated;
+  try {
+    const decision = await svc.ledger.handle(keyId, (s) =>
+      decideWebhook({ type: 'RotateSecret', endpointId, secretKeyId: sealed.keyId, secretFingerprint: sealed.fingerprint, overlapMs: ROTATION_OVERLAP_MS, now }, s),
+    );
+    rotated = decision.events[0];
+  } catch (err) {
+    svc.vault.destroy(sealed.keyId);
+    throw err;
+  }
+  if (row.previous_key_id && row.previous_key_id !== row.secret_key_id) svc.vault.destroy(row.previous_key_id);
+  const validUntil = rotated?.type === 'WebhookSecretRotated' ? rotated.data.previousValidUntil : new Date(Date.parse(now) + ROTATION_OVERLAP_MS).toISOString();
+  return { ...view({ ...row }), secret, rotated_at: now, previous_secret_expires_at: validUntil };
+}
 export const listEndpoints = (svc: Service, keyId: string) => endpointsOfKey(svc.readDb(), keyId).map(view);
 
 export async function removeEndpoint(svc: Service, keyId: string, endpointId: string): Promise<void> {
   const row = await readFresh(svc, () => endpointById(svc.readDb(), endpointId));
   if (!row || row.key_id !== keyId || row.removed_at !== null) throw new WebhookEndpointNotFound();
   await svc.ledger.handle(keyId, (s) => decideWebhook({ type: 'RemoveEndpoint', endpointId, now: svc.clock().toISOString() }, s));
+  // Crypto-shredding: without its data key no copy of the sealed secret opens again. A crash right
+  // here leaves the keys to the sweeper, which destroys those of removed endpoints.
+  const fresh = endpointById(svc.readDb(), endpointId) ?? row;
+  for (const k of new Set([row.secret_key_id, fresh.secret_key_id, row.previous_key_id, fresh.previous_key_id])) if (k) svc.vault.destroy(k);
 }

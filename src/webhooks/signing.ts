@@ -13,10 +13,15 @@ export function signatureOf(secret: string, id: string, timestampSeconds: number
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
 }
 
-export function signedHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * One signature per secret, space-separated (Standard Webhooks lets a receiver accept any of them):
+ * during a rotation's overlap the new secret's comes first, then the old one's.
+ */
+export function signedHeaders(secrets: string | readonly string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signatureOf(secret, id, timestampSeconds, body),
+    'webhook-signature': all.map((secret) => signatureOf(secret, id, timestampSeconds, body)).join(' '),
   };
 }

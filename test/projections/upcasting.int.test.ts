@@ -89,7 +89,7 @@ test('v1 events written to the events table are upcast on read: a rebuild fills 
   assert.deepEqual(failed.map((e) => [e.schemaVersion, 'retryable' in e.data]), [[1, false], [1, false]]);
   const lifted = await runAdmin(dir, 'events', 'export', 'k_old', '--upcast');
   const liftedFailed = lifted.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'JobFailed');
-  assert.deepEqual(liftedFailed.map((e) => [e.schemaVersion, e.data.retryable]), [[2, true], [2, false]]);
+  assert.deepEqual(liftedFailed.map((e) => [e.schemaVersion, e.data.retryable]), [[CURRENT_SCHEMA_VERSION, true], [CURRENT_SCHEMA_VERSION, false]]);
   const cli = await runAdmin(dir, 'audit', 'k_old');
   assert.equal(cli.code, 0, cli.stdout + cli.stderr);
   await store.close();

@@ -12,7 +12,7 @@ import { nextAttemptAt, RETRY_WINDOW_MS } from '../../src/webhooks/schedule.js';
 const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + s * 1000).toISOString();
 const issued: LedgerEvent = { type: 'KeyIssued', data: { keyId: 'k', partnerId: 'p', partnerName: 'P', keyHash: 'h', limit: null, at: at(0) } };
 const endpoint = (endpointId: string, events: ('job.completed' | 'job.failed' | 'job.cancelled')[], s = 1): LedgerEvent => ({
-  type: 'WebhookEndpointRegistered', data: { endpointId, url: 'https://example.com/h', events, secret: 'whsec_AAAA', at: at(s) },
+  type: 'WebhookEndpointRegistered', data: { endpointId, url: 'https://example.com/h', events, secretKeyId: `wk_${endpointId}`, secretFingerprint: 'sha256:00', at: at(s) },
 });
 const queued = (jobId: string): LedgerEvent[] => [
   { type: 'SpotMinted', data: { handle: `up_${jobId}`, expiresAt: at(900), at: at(2) } },

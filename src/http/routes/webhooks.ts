@@ -2,9 +2,9 @@
 // job.cancelled are sent, signed per Standard Webhooks. Scoped to the key: a foreign id is 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Service } from '../../service.js';
-import { listEndpoints, registerEndpoint, removeEndpoint } from '../../webhooks/endpoints.js';
+import { listEndpoints, registerEndpoint, removeEndpoint, rotateSecret } from '../../webhooks/endpoints.js';
 import { keyOf } from '../auth.js';
-import { authErrors, CreateWebhookEndpointBody, errorResponses, NoContent, WebhookEndpointCreated, WebhookEndpointList, WebhookEndpointParams } from '../schemas.js';
+import { authErrors, CreateWebhookEndpointBody, errorResponses, NoContent, WebhookEndpointCreated, WebhookEndpointList, WebhookEndpointParams, WebhookSecretRotated } from '../schemas.js';
 
 export const webhookRoutes =
   (svc: Service): FastifyPluginAsyncTypebox =>
@@ -42,6 +42,22 @@ export const webhookRoutes =
         },
       },
       async (request) => ({ webhook_endpoints: listEndpoints(svc, keyOf(request).key_id) }),
+    );
+
+    app.post(
+      '/v1/webhook-endpoints/:id/rotate-secret',
+      {
+        schema: {
+          summary: 'Rotate the signing secret of a webhook endpoint',
+          description:
+            'Answers the new secret (shown only here). For 24 hours deliveries are signed by both the new and the previous secret (two space-separated signatures in webhook-signature), then by the new one only; a secret replaced again within its overlap stops signing at once.',
+          operationId: 'rotateWebhookSecret',
+          tags: ['Webhooks'],
+          params: WebhookEndpointParams,
+          response: { 200: WebhookSecretRotated, ...errorResponses(...authErrors, 'webhook_endpoint_not_found') },
+        },
+      },
+      async (request) => rotateSecret(svc, keyOf(request).key_id, request.params.id),
     );
 
     app.delete(

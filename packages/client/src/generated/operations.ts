@@ -14,5 +14,6 @@ export const operationTable = {
   cancelJob: { method: 'POST', path: '/v1/jobs/{job_id}/cancel', errorCodes: ["invalid_idempotency_key","authentication_error","job_not_found","job_already_started","job_already_finished","idempotency_key_reused","idempotency_key_in_use","store_unavailable"] },
   listWebhookEndpoints: { method: 'GET', path: '/v1/webhook-endpoints', errorCodes: ["authentication_error","store_unavailable"] },
   createWebhookEndpoint: { method: 'POST', path: '/v1/webhook-endpoints', errorCodes: ["malformed_request","invalid_webhook_url","webhook_url_not_allowed","authentication_error","webhook_endpoint_limit_reached","payload_too_large","store_unavailable"] },
+  rotateWebhookSecret: { method: 'POST', path: '/v1/webhook-endpoints/{id}/rotate-secret', errorCodes: ["authentication_error","webhook_endpoint_not_found","store_unavailable"] },
   deleteWebhookEndpoint: { method: 'DELETE', path: '/v1/webhook-endpoints/{id}', errorCodes: ["authentication_error","webhook_endpoint_not_found","store_unavailable"] },
 } as const;

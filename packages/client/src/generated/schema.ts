@@ -210,6 +210,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook endpoint
+         * @description Answers the new secret (shown only here). For 24 hours deliveries are signed by both the new and the previous secret (two space-separated signatures in webhook-signature), then by the new one only; a secret replaced again within its overlap stops signing at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints/{id}": {
         parameters: {
             query?: never;
@@ -1566,6 +1586,102 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "payload_too_large";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "store_unavailable";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("job.completed" | "job.failed" | "job.cancelled")[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The new whsec_ signing secret. Shown only in this answer. */
+                        secret: string;
+                        /** Format: date-time */
+                        rotated_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Until then every delivery carries two signatures in webhook-signature (space-separated): by the new secret and by the one it replaced; after it, by the new one only.
+                         */
+                        previous_secret_expires_at: string;
+                    };
+                };
+            };
+            /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `webhook_endpoint_not_found` (terminal): no such webhook endpoint, or it belongs to another key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "webhook_endpoint_not_found";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
