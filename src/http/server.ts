@@ -14,6 +14,7 @@ import { startDispatcher } from '../webhooks/dispatcher.js';
 import { createStorageHost } from '../storage/host.js';
 import { startMetricsServer } from '../metrics/server.js';
 import { buildApp } from './app.js';
+import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 
 const config = loadConfigOrExit();
 const svc = await openServiceOrExit(config);
@@ -36,6 +37,8 @@ const log = app.log;
 // Which Node runs the service (npm's scripts use the Node 24 that npm ci installed: README, Runtime).
 log.info({ node: process.version, exec_path: process.execPath }, 'runtime');
 log.info({ master_key: svc.masterKey.source, master_key_id: svc.masterKey.id, path: svc.masterKey.path }, 'secrets vault open (webhook secrets sealed, README "Webhook secrets")');
+// How the decoder is confined on this machine (found once by starting one): said at start.
+void detectNetworkIsolation().then((c) => log.info({ net: c.net, mount: c.mount, user_namespace: c.user, isolation: c.describe }, 'decoder isolation'));
 
 let storageHost: Server | undefined;
 if (svc.disk) {

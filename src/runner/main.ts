@@ -5,6 +5,7 @@ import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { createEngineHost } from './engine-host.js';
 import { startRunner } from './runner.js';
 import { startMetricsServer } from '../metrics/server.js';
+import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
@@ -19,6 +20,7 @@ const runner = startRunner(svc, engine, {
   log,
 });
 log.info({ concurrency: Math.max(1, config.workerConcurrency), node: process.version }, 'worker started');
+void detectNetworkIsolation().then((c) => log.info({ net: c.net, mount: c.mount, user_namespace: c.user, isolation: c.describe }, 'decoder isolation'));
 // A worker on the same machine as `npm start` needs its own METRICS_PORT (or 0).
 const metricsServer = await startMetricsServer(svc.metrics, config.host, config.metricsPort, log);
 onShutdown(async () => {

@@ -3,12 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { confinedArgv, confinement, INSIDE_INPUT } from '../../src/analysis/decoder/confine.js';
 import { budgetFor, decoderVersion, networkIsolation, spawnDecoder } from '../../src/analysis/decoder/sandbox.js';
+import { makeVideo } from '../support/videos.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,4 +104,123 @@ test('budgets scale with the declared duration; the FFmpeg inside is 6.0 or newe
     const p = join(modules, old);
     assert.ok(!existsSync(p) || readdirSync(p).length === 0, `${old} is not installed`);
   }
+});
+
+// Native code, as an exploit in FFmpeg would run: a static C program (no Node, no permission
+// model) started inside exactly the confinement the decoder gets. Only the kernel stops it.
+const ESCAPE_C = `
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <unistd.h>
+static void try_open(const char *name, const char *path) {
+  int fd = open(path, O_RDONLY);
+  char buf[64] = {0};
+  if (fd >= 0) { ssize_t n = read(fd, buf, sizeof buf - 1); printf("%s=read:%zd\\n", name, n); close(fd); }
+  else printf("%s=%s\\n", name, strerror(errno));
+}
+int main(int argc, char **argv) {
+  try_open("input", argv[1]);
+  try_open("ledger", argv[2]);
+  try_open("other_video", argv[3]);
+  try_open("passwd", "/etc/passwd");
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a; memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET; a.sin_port = htons(atoi(argv[4])); a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  printf("connect=%s\\n", s < 0 ? strerror(errno) : connect(s, (struct sockaddr *)&a, sizeof a) == 0 ? "connected" : strerror(errno));
+  printf("write=%s\\n", open("/escape", O_WRONLY | O_CREAT, 0644) >= 0 ? "created" : strerror(errno));
+  printf("mount=%s\\n", mount("none", "/", "tmpfs", 0, 0) == 0 ? "mounted" : strerror(errno));
+  printf("chroot=%s\\n", chroot("/") == 0 ? "chrooted" : strerror(errno));
+  return 0;
+}
+`;
+
+test('native code in the decoder confinement cannot open the ledger or another video, reach loopback, write, mount or chroot', async (t) => {
+  const c = confinement();
+  if (!c.mount) return t.skip(`no mount confinement on this machine (${c.describe})`);
+  const cc = spawnSync('cc', ['--version']);
+  if (cc.status !== 0) return t.skip('no C compiler (cc) to build the native escape attempt');
+  const src = join(dir, 'escape.c');
+  const bin = join(dir, 'escape');
+  writeFileSync(src, ESCAPE_C);
+  const built = spawnSync('cc', ['-static', '-O1', '-o', bin, src], { encoding: 'utf8' });
+  if (built.status !== 0) return t.skip(`cannot link a static binary here: ${built.stderr.slice(0, 200)}`);
+  // A DATA_DIR as the service lays it out: the ledger, and two videos, one of them this job's.
+  const dataDir = join(dir, 'data');
+  mkdirSync(join(dataDir, 'storage', 'frozen'), { recursive: true });
+  const ledger = join(dataDir, 'ledger.db');
+  const mine = join(dataDir, 'storage', 'frozen', 'job_mine');
+  const other = join(dataDir, 'storage', 'frozen', 'job_other');
+  writeFileSync(ledger, 'SQLite format 3\0 the ledger');
+  writeFileSync(mine, 'this job\'s video');
+  writeFileSync(other, 'another partner\'s video');
+  let connections = 0;
+  const listener = createServer((sock) => { connections++; sock.destroy(); });
+  listener.listen(0, '127.0.0.1');
+  await once(listener, 'listening');
+  try {
+    const port = (listener.address() as AddressInfo).port;
+    const argv = confinedArgv(c, [bin, '--as', mine, INSIDE_INPUT], [bin, INSIDE_INPUT, ledger, other, String(port)]);
+    const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', env: {}, timeout: 30_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const res = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split('=') as [string, string]));
+    assert.equal(res.input, `read:${'this job\'s video'.length}`, 'its one input is readable');
+    assert.equal(res.ledger, 'No such file or directory', 'the ledger does not exist in its root');
+    assert.equal(res.other_video, 'No such file or directory', 'nor does another video');
+    assert.equal(res.passwd, 'No such file or directory');
+    assert.equal(res.connect, 'Network is unreachable', 'no network, not even loopback');
+    assert.equal(res.write, 'Read-only file system');
+    assert.equal(res.mount, 'Operation not permitted', 'no capabilities');
+    assert.equal(res.chroot, 'Operation not permitted');
+    assert.equal(connections, 0, 'the listener saw no connection');
+  } finally {
+    listener.close();
+  }
+});
+
+test('seen from outside while it decodes: the decoder has its own mount and network namespaces, no privileges, and DATA_DIR is not in its root', async (t) => {
+  const c = confinement();
+  if (!c.mount) return t.skip(`no mount confinement on this machine (${c.describe})`);
+  const dataDir = join(dir, 'data-outside');
+  mkdirSync(join(dataDir, 'storage', 'frozen'), { recursive: true });
+  writeFileSync(join(dataDir, 'ledger.db'), 'ledger');
+  const input = join(dataDir, 'storage', 'frozen', 'job_long');
+  writeFileSync(input, await makeVideo({ width: 320, height: 240, frames: 300, fps: 10 }));
+  // Its output is not read: the decoder blocks on a full pipe and stays alive to be looked at.
+  const d = spawnDecoder(['decode', input, '10', '320', '240', '40000'], input, { budgetMs: 60_000, maxRssMb: 1024 });
+  t.after(() => d.child.kill('SIGKILL'));
+  const pid = d.child.pid!;
+  // The same process id through unshare, the set-up shell and setpriv: wait for it to be Node.
+  for (let i = 0; ; i++) {
+    let exe = '';
+    try {
+      exe = readlinkSync(`/proc/${pid}/exe`);
+    } catch {
+      // between two execs
+    }
+    if (exe.endsWith('/node') && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('child.mjs')) break;
+    assert.ok(i < 400, `the decoder did not start: ${exe}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const ns = (p: number | 'self', kind: string) => readlinkSync(`/proc/${p}/ns/${kind}`);
+  assert.notEqual(ns(pid, 'mnt'), ns('self', 'mnt'), 'its own mount namespace');
+  assert.notEqual(ns(pid, 'net'), ns('self', 'net'), 'its own network namespace');
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  assert.match(status, /^NoNewPrivs:\s+1$/m);
+  assert.match(status, /^CapEff:\s+0+$/m);
+  assert.match(status, /^CapBnd:\s+0+$/m);
+  const root = `/proc/${pid}/root`;
+  assert.ok(!existsSync(join(root, dataDir)), 'DATA_DIR is not visible from its root');
+  assert.ok(!existsSync(join(root, dataDir, 'ledger.db')));
+  assert.ok(!existsSync(join(root, 'etc')) && !existsSync(join(root, 'home')) && !existsSync(join(root, 'tmp', 'data')));
+  assert.equal(readFileSync(join(root, INSIDE_INPUT)).length, readFileSync(input).length, 'the one input is there, as /input/video');
+  // Its root holds the library and code paths, /input and two empty mount points, nothing else.
+  const expected = new Set(['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'usr', 'proc', '.old', 'input', process.execPath.split('/')[1]!, import.meta.dirname.split('/')[1]!]);
+  assert.deepEqual(readdirSync(root).filter((n) => !expected.has(n)), []);
 });

@@ -1,15 +1,19 @@
 // Starts the decoder process (child.mjs) in a sandbox and keeps it inside its limits:
-// - network: a new, empty network namespace (`unshare --net`, as root or through a user
-//   namespace), so not even loopback is reachable; this binds the native FFmpeg code too;
-// - files: Node's permission model (--permission, --experimental-permission before Node 22.13) lets the process read only the
-//   decoder's own code, the decoder package and the one input; no writes, no child processes, no
-//   workers; an empty environment (no credentials are inherited);
+// - the kernel (confine.ts): its own network namespace (not even loopback is reachable) and its own
+//   mount namespace whose read-only root holds only Node, the decoder's code, the decoder package,
+//   their libraries and the one input (as /input/video), with no capabilities and no new
+//   privileges, in a user namespace where it can have one. This binds FFmpeg's native code, where
+//   an exploit would run: DATA_DIR, the ledger and other videos are not there to be opened;
+// - files, within that root: Node's permission model (--permission, --experimental-permission
+//   before Node 22.13) lets the JavaScript read only the decoder's own code, the decoder package and
+//   the one input; no writes, no child processes, no workers; an empty environment;
 // - memory: V8's heap capped by --max-old-space-size, and the whole process (FFmpeg's buffers
 //   included) killed by a watchdog when its resident set passes the cap;
 // - time: killed when its CPU time passes a budget the caller derives from the video's declared
 //   length (a function of the video, not of how busy the machine is), with a wall-clock backstop
 //   at several times that budget for a decoder that hangs without using CPU.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { confinedArgv, confinement, detectConfinement, INSIDE_INPUT, type Confinement } from './confine.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -35,6 +39,19 @@ function packageDirs(): string[] {
     // the child reports the missing package itself (exit 70)
   }
   return dirs;
+}
+
+/** The native addons of those packages: the libraries they load must be inside the sandbox too. */
+function addonFiles(dirs: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const dir of dirs) {
+    try {
+      for (const f of readdirSync(dir)) if (f.endsWith('.node')) files.push(join(dir, f));
+    } catch {
+      // not there: the decoder reports it (exit 70)
+    }
+  }
+  return files;
 }
 
 export interface DecoderLimits {
@@ -70,46 +87,18 @@ export function budgetFor(durationMs: number): number {
   return Math.round(s.budgetBaseMs + s.budgetFactor * (durationMs > 0 ? durationMs : s.undeclaredMs));
 }
 
-type Isolation = { prefix: string[]; kind: 'netns' | 'none' };
-let isolation: Isolation | undefined;
-let detecting: Promise<Isolation> | undefined;
-
-function candidates(): string[][] {
-  const userns = ['unshare', '--user', '--map-root-user', '--net'];
-  return process.getuid?.() === 0 ? [['unshare', '--net'], userns] : [userns];
-}
+/** What the decoder gets (confine.ts), with `kind` saying whether it has its own network namespace. */
+export type Isolation = Confinement & { kind: 'netns' | 'none' };
+const withKind = (c: Confinement): Isolation => ({ ...c, kind: c.net ? 'netns' : 'none' });
 
 /**
- * How the network is taken away on this machine, found once: 'netns' or 'none' (no isolation).
- * Found without blocking (decode.ts awaits this before its first spawn), so the API process that
- * probes a video never stalls on it.
+ * How the decoder is confined on this machine, found once (confine.ts), without blocking: decode.ts
+ * awaits this before its first spawn, so the API process that probes a video never stalls on it.
  */
-export function detectNetworkIsolation(): Promise<Isolation> {
-  if (isolation) return Promise.resolve(isolation);
-  detecting ??= (async () => {
-    for (const prefix of candidates()) {
-      const ok = await new Promise<boolean>((resolve) => {
-        const c = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', '0'], { stdio: 'ignore' });
-        const timer = setTimeout(() => c.kill('SIGKILL'), 10_000);
-        c.once('error', () => { clearTimeout(timer); resolve(false); });
-        c.once('close', (code) => { clearTimeout(timer); resolve(code === 0); });
-      });
-      if (ok) return (isolation = { prefix, kind: 'netns' });
-    }
-    return (isolation = { prefix: [], kind: 'none' });
-  })();
-  return detecting;
-}
+export const detectNetworkIsolation = (): Promise<Isolation> => detectConfinement().then(withKind);
 
 /** The same, blocking: for benches and tests, or when nothing awaited the detection. */
-export function networkIsolation(): Isolation {
-  if (isolation) return isolation;
-  for (const prefix of candidates()) {
-    const r = spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', '0'], { stdio: 'ignore', timeout: 10_000 });
-    if (r.status === 0) return (isolation = { prefix, kind: 'netns' });
-  }
-  return (isolation = { prefix: [], kind: 'none' });
-}
+export const networkIsolation = (): Isolation => withKind(confinement());
 
 export interface SandboxedDecoder {
   child: ChildProcess;
@@ -169,16 +158,20 @@ const permissionFlag = (() => {
 
 /** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
 export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript): SandboxedDecoder {
-  const net = networkIsolation();
+  const c = confinement();
+  // With its own root the input shows under a fixed name, and the decoder is told that path.
+  const input = c.mount ? INSIDE_INPUT : inputPath;
   const heapMb = Math.max(64, Math.min(512, Math.floor(limits.maxRssMb / 2)));
+  const packages = packageDirs();
   const nodeArgs = [
     permissionFlag, '--no-warnings', '--allow-addons',
-    `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packageDirs().map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${inputPath}`,
+    `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packages.map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${input}`,
     `--max-old-space-size=${heapMb}`,
-    script, ...args,
+    script, ...args.map((a) => (a === inputPath ? input : a)),
   ];
-  const [cmd, ...pre] = net.kind === 'netns' ? net.prefix : [process.execPath];
-  const child = spawn(cmd!, net.kind === 'netns' ? [...pre, process.execPath, ...nodeArgs] : nodeArgs, {
+  const readOnly = [here, script, ...packages, '--as', inputPath, INSIDE_INPUT];
+  const [cmd, ...rest] = confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages));
+  const child = spawn(cmd!, rest, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {},
   });
