@@ -17,8 +17,6 @@ import type { VideoStorage } from './storage/port.js';
 import { createMetrics, timeAppends, watchJobs, type Metrics } from './metrics/registry.js';
 import { loadMasterKey, type MasterKey } from './secrets/master-key.js';
 import { openVault, vaultPath, type SecretVault } from './secrets/vault.js';
-import { importLegacySecrets } from './secrets/legacy.js';
-import { endpointById } from './projections/webhooks.js';
 
 export interface Service {
   config: Config;
@@ -83,10 +81,6 @@ export async function openService(config: Config, clock: () => Date = () => new 
   await projector.catchUp();
   const master = loadMasterKey(config.dataDir, config.secretsKeyFile);
   const vault = openVault(files.secrets, master, config.storeBusyTimeoutMs);
-  // Plain secrets of a ledger written before issue 17 move into the vault, once (secrets/legacy.ts).
-  if (store instanceof SqliteEventStore) {
-    importLegacySecrets(store.db, vault, (id) => endpointById(readDb(), id)?.removed_at != null, clock().toISOString());
-  }
   // Other nodes append to KurrentDB or PostgreSQL too: follow their events into this node's read models.
   const follower = 'subscribe' in store
     ? followStore(store as Parameters<typeof followStore>[0], projector, readDb, { warn: (o, m) => process.stderr.write(`${m} ${JSON.stringify(o)}\n`) })

@@ -4,9 +4,9 @@
 // - the v3 upcaster lifts such an event to the current shape: a key id (legacySecretKeyId) and a
 //   fingerprint, no secret, so nothing that reads events (read models, fold, `--upcast` exports)
 //   sees it again;
-// - at boot, importLegacySecrets seals each of those secrets into the vault under that key id, so
-//   deliveries keep their signatures; it reads the stored rows of the SQLite ledger and runs once
-//   per vault (a marker row); an endpoint already removed gets nothing;
+// - the first time a delivery needs one, importLegacySecret seals it into the vault under that key
+//   id (read from the stored form of the registration, in the key's own stream), so deliveries keep
+//   their signatures; an endpoint already removed never needs it;
 // - the read models of an older release held the secret in a column: dropSecretColumn rewrites
 //   that table without it and vacuums the file;
 // - the plain text stays in the ledger file, its backups and stored-form exports: treat those
@@ -17,30 +17,24 @@ import { fingerprintOf, type SecretVault } from './vault.js';
 /** A legacy endpoint's key id: derived, so the upcaster and the import agree without a lookup. */
 export const legacySecretKeyId = (endpointId: string) => `wk_legacy_${endpointId}`;
 
-const MARKER = 'legacy-import-done';
-
 /**
- * Seals the plain secrets of stored v2 registrations into the vault. `ledger` is the SQLite event
- * store's database; `removed` tells which endpoints are gone (their secret is not brought back).
- * Returns how many were imported.
+ * The plain secret of a legacy endpoint, sealed into the vault under its legacy key id the first
+ * time it is needed (the dispatcher signing a delivery). Read from the stored form of the endpoint's
+ * v2 registration in its key's stream (an index seek on the stream, never a walk of the ledger).
+ * `ledger` is the SQLite event store's database; other stores hold no pre-vault events.
  */
-export function importLegacySecrets(ledger: Database.Database, vault: SecretVault, removed: (endpointId: string) => boolean, now: string): number {
-  if (vault.get(MARKER) !== undefined) return 0;
+export function importLegacySecret(ledger: Database.Database, vault: SecretVault, keyId: string, endpointId: string, now: string): string | undefined {
   const rows = ledger
-    .prepare<[], { data: string }>("SELECT data FROM events WHERE type = 'WebhookEndpointRegistered' AND schema_version < 3")
-    .all();
-  let imported = 0;
-  for (const { data } of rows) {
+    .prepare<[string], { type: string; data: string }>('SELECT type, data FROM events WHERE stream = ? ORDER BY revision')
+    .all(`ledger-${keyId}`);
+  for (const { type, data } of rows) {
+    if (type !== 'WebhookEndpointRegistered') continue;
     const d = JSON.parse(data) as { endpointId?: string; secret?: unknown };
-    if (typeof d.endpointId !== 'string' || typeof d.secret !== 'string') continue;
-    const keyId = legacySecretKeyId(d.endpointId);
-    if (removed(d.endpointId) || vault.get(keyId) !== undefined) continue;
-    vault.put(d.secret, now, keyId);
-    imported++;
+    if (d.endpointId !== endpointId || typeof d.secret !== 'string') continue;
+    vault.put(d.secret, now, legacySecretKeyId(endpointId));
+    return d.secret;
   }
-  // The marker is a vault entry like any other: its value is no secret.
-  vault.put('done', now, MARKER);
-  return imported;
+  return undefined;
 }
 
 /**

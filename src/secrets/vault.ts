@@ -84,7 +84,8 @@ export function openVault(path: string, master: MasterKey, busyTimeoutMs = 5000)
     'SELECT master_key_id, wrapped_key, sealed FROM data_keys WHERE key_id = ?',
   );
   const remove = db.prepare('DELETE FROM data_keys WHERE key_id = ?');
-  const list = db.prepare<[], { key_id: string; created_at: string }>('SELECT key_id, created_at FROM data_keys ORDER BY created_at, key_id');
+  // Prepared when first used (the sweeper's reconcile, not the request path): it walks the vault.
+  let list: Database.Statement<[], { key_id: string; created_at: string }> | undefined;
   const cache = new Map<string, string>();
 
   return {
@@ -120,7 +121,7 @@ export function openVault(path: string, master: MasterKey, busyTimeoutMs = 5000)
       cache.delete(keyId);
       return remove.run(keyId).changes > 0;
     },
-    keys: () => list.all().map((r) => ({ keyId: r.key_id, createdAt: r.created_at })),
+    keys: () => (list ??= db.prepare('SELECT key_id, created_at FROM data_keys ORDER BY created_at, key_id')).all().map((r) => ({ keyId: r.key_id, createdAt: r.created_at })),
     close: () => db.close(),
   };
 }

@@ -14,6 +14,8 @@ import type { Service } from '../service.js';
 import { nextAttemptAt } from './schedule.js';
 import { postWebhook } from './send.js';
 import { signedHeaders } from './signing.js';
+import { importLegacySecret, legacySecretKeyId } from '../secrets/legacy.js';
+import { SqliteEventStore } from '../events/store/sqlite.js';
 
 export interface DispatcherOptions {
   /** Deliveries in flight at once, across all keys. */
@@ -42,11 +44,18 @@ export function eventBody(row: DeliveryRow, job: NonNullable<ReturnType<typeof j
  * during a rotation's overlap the previous one too. Empty when the current one is not there.
  */
 export function signingSecrets(svc: Service, endpoint: EndpointRow): string[] {
-  const current = svc.vault.get(endpoint.secret_key_id);
+  const current = secretOf(svc, endpoint, endpoint.secret_key_id);
   if (current === undefined) return [];
   const until = endpoint.previous_valid_until;
-  const previous = endpoint.previous_key_id && until && Date.parse(until) > svc.clock().getTime() ? svc.vault.get(endpoint.previous_key_id) : undefined;
+  const previous = endpoint.previous_key_id && until && Date.parse(until) > svc.clock().getTime() ? secretOf(svc, endpoint, endpoint.previous_key_id) : undefined;
   return previous === undefined ? [current] : [current, previous];
+}
+
+/** A secret from the vault; one of an endpoint registered before the vault existed moves in now (secrets/legacy.ts). */
+function secretOf(svc: Service, endpoint: EndpointRow, keyId: string): string | undefined {
+  const secret = svc.vault.get(keyId);
+  if (secret !== undefined || keyId !== legacySecretKeyId(endpoint.endpoint_id) || !(svc.store instanceof SqliteEventStore)) return secret;
+  return importLegacySecret(svc.store.db, svc.vault, endpoint.key_id, endpoint.endpoint_id, svc.clock().toISOString());
 }
 
 export function startDispatcher(svc: Service, opts: DispatcherOptions): Dispatcher {

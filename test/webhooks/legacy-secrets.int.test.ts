@@ -1,7 +1,7 @@
 // A DATA_DIR from before issue 17: its ledger's (schema v2) WebhookEndpointRegistered events and its
 // read models carry the signing secret in plain text. Opening the service upcasts the events to a
-// key id and a fingerprint, seals the secret into the vault (so deliveries keep verifying with the
-// secret the partner holds), rewrites the read-model table without it, and a rotation then moves
+// key id and a fingerprint and rewrites the read-model table without it; the first delivery seals
+// the secret into the vault (so deliveries keep verifying with the secret the partner holds); and a rotation then moves
 // the endpoint to a secret that was never in the ledger. The rotation's overlap ends after 24 h:
 // from then on one signature, by the new secret only.
 import { test } from 'node:test';
@@ -48,8 +48,9 @@ test('a pre-vault DATA_DIR: plain secrets move into the vault and out of the rea
   const row = endpointById(h.svc.readDb(), 'we_old')!;
   assert.equal(row.secret_key_id, legacySecretKeyId('we_old'));
   assert.match(row.secret_fingerprint, /^sha256:[0-9a-f]{32}$/);
-  assert.equal(h.svc.vault.get(row.secret_key_id), legacy, 'sealed into the vault at boot');
-  assert.deepEqual(signingSecrets(h.svc, row), [legacy]);
+  assert.equal(h.svc.vault.get(row.secret_key_id), undefined, 'not in the vault before a delivery needs it');
+  assert.deepEqual(signingSecrets(h.svc, row), [legacy], 'the first delivery signs with the secret the partner holds');
+  assert.equal(h.svc.vault.get(row.secret_key_id), legacy, 'sealed into the vault from then on');
   for (const f of [files.readModels, `${files.readModels}-wal`]) {
     let bytes: Buffer;
     try {
