@@ -19,6 +19,7 @@ export interface Ledger {
 
 const MAX_CONFLICT_RETRIES = 20;
 const MAX_CACHED_KEYS = 10_000;
+const FOLD_SLICE = 2_000;
 
 /**
  * `afterAppend` runs after every successful append (the composition root uses it to bring the read
@@ -37,10 +38,14 @@ export function createLedger(store: EventStore, afterAppend: () => Promise<void>
     const cached = cache.get(keyId) ?? { state: initialState(), revision: -1 };
     const newer = await store.readStream(ledgerStream(keyId), cached.revision + 1);
     if (newer.length === 0) return cached;
-    const entry = {
-      state: fold(newer, cached.state),
-      revision: newer[newer.length - 1]!.revision,
-    };
+    // A long history (a process meeting a key with thousands of jobs) is folded a slice at a time,
+    // yielding between slices, so the API's event loop keeps answering meanwhile.
+    let state = cached.state;
+    for (let i = 0; i < newer.length; i += FOLD_SLICE) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      state = fold(newer.slice(i, i + FOLD_SLICE), state);
+    }
+    const entry = { state, revision: newer[newer.length - 1]!.revision };
     remember(keyId, entry);
     return entry;
   }

@@ -186,7 +186,12 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       const horizon = t - MAX_WINDOW_SECONDS * 1000;
       let drop = 0;
       while (drop < state.recentMints.length && state.recentMints[drop]! <= horizon) drop++;
-      const recentMints = [...state.recentMints.slice(drop), t];
+      // Within a fold, the array this fold copied is changed in place (see `owned`): copying it per
+      // mint made a day of mints quadratic.
+      const recentMints = owned?.has(state.recentMints) ? (state.recentMints as number[]) : [...state.recentMints];
+      owned?.add(recentMints);
+      if (drop > 0) recentMints.splice(0, drop);
+      recentMints.push(t);
       return { ...state, spots: put(state.spots, handle, { expiresAt, size: 0 }), recentMints };
     }
     case 'SpotUploaded': {

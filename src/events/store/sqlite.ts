@@ -67,11 +67,14 @@ export function toRecorded(row: EventRow): RecordedEvent {
   } as RecordedEvent;
 }
 
+/** Events per page of readStream (about a millisecond of parsing each). */
+const STREAM_PAGE = 500;
+
 export class SqliteEventStore implements EventStore {
   readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private readonly head: Database.Statement<[string], { revision: number | null }>;
-  private readonly byStream: Database.Statement<[string, number], EventRow>;
+  private readonly byStreamPage: Database.Statement<[string, number, number], EventRow>;
   private readonly after: Database.Statement<[number, number], EventRow>;
   private readonly last: Database.Statement<[], { p: number | null }>;
   private readonly appendTx: (stream: string, events: readonly LedgerEvent[], expected: number) => AppendResult;
@@ -87,7 +90,7 @@ export class SqliteEventStore implements EventStore {
       'INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.head = this.db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
-    this.byStream = this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision');
+    this.byStreamPage = this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?');
     this.after = this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.last = this.db.prepare('SELECT MAX(position) AS p FROM events');
     // IMMEDIATE takes the write lock before reading the head, so check-then-insert is atomic
@@ -116,8 +119,21 @@ export class SqliteEventStore implements EventStore {
     return guard(() => this.appendTx(stream, events, expectedRevision));
   }
 
+  /**
+   * In pages, yielding to the event loop between them: a key with tens of thousands of events is
+   * read (and parsed) once when a process first meets it, and that must not hold the API's event
+   * loop for the whole stream (issue 22). Appends only add after the end, so pages read later see
+   * the same prefix.
+   */
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return guard(() => this.byStream.all(stream, fromRevision)).map(toRecorded);
+    const out: RecordedEvent[] = [];
+    for (let from = fromRevision; ; ) {
+      const rows = guard(() => this.byStreamPage.all(stream, from, STREAM_PAGE));
+      for (const row of rows) out.push(toRecorded(row));
+      if (rows.length < STREAM_PAGE) return out;
+      from = rows[rows.length - 1]!.revision + 1;
+      await new Promise((r) => setImmediate(r));
+    }
   }
 
   async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
