@@ -1,6 +1,6 @@
 // A real service over a temp DATA_DIR, the real API and storage host on real sockets (port 0).
 // Tests use it through HTTP only, like a partner would.
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,10 +63,10 @@ export async function startHarness(t: TestContext, opts: HarnessOptions = {}): P
   host.listen(0, '127.0.0.1');
   await once(host, 'listening');
   const storagePort = (host.address() as AddressInfo).port;
-  // EVENT_STORE=postgres (with POSTGRES_URL) in the environment runs the suite on that server, each
-  // harness in a schema of its own: as fresh as the SQLite ledger of a new DATA_DIR.
+  // EVENT_STORE=postgres (with POSTGRES_URL) in the environment runs the suite on that server, with
+  // a schema per DATA_DIR: as fresh as the SQLite ledger of a new DATA_DIR, and shared as it is.
   const ledgerEnv = process.env.EVENT_STORE === 'postgres'
-    ? { EVENT_STORE: 'postgres', POSTGRES_URL: process.env.POSTGRES_URL, POSTGRES_SCHEMA: `rc_test_${randomBytes(6).toString('hex')}` }
+    ? { EVENT_STORE: 'postgres', POSTGRES_URL: process.env.POSTGRES_URL, POSTGRES_SCHEMA: `rc_test_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}` }
     : {};
   const config = loadConfig({
     ...ledgerEnv, DATA_DIR: dataDir, PORT: '0', STORAGE_PORT: String(storagePort), STORAGE_PUBLIC_URL: `http://127.0.0.1:${storagePort}`, LOG_LEVEL: 'silent', ...s3?.env, ...opts.env,

@@ -52,7 +52,7 @@ const UNAVAILABLE_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EN
 export function unavailable(err: unknown): unknown {
   if (err instanceof StoreUnavailableError || !(err instanceof Error)) return err;
   const code = String((err as { code?: unknown }).code ?? '');
-  if (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE.has(code) || /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(err.message)) {
+  if (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE.has(code) || /Connection terminated|connection timeout|timeout expired|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(err.message)) {
     return new StoreUnavailableError(`PostgreSQL unavailable: ${err.message}`);
   }
   return err;
@@ -91,7 +91,9 @@ export class PostgresEventStore implements EventStore {
     this.clock = opts.clock ?? (() => new Date());
     this.pollMs = opts.pollMs ?? 1000;
     const timeout = Math.max(1, opts.busyTimeoutMs ?? 5000);
-    this.clientConfig = { connectionString: url, connectionTimeoutMillis: timeout, lock_timeout: timeout, application_name: 'rep-coach' };
+    // A connect gets at least 5 s (a TLS handshake to a loaded server may take a while); waiting for
+    // the appender lock gets exactly STORE_BUSY_TIMEOUT_MS, as waiting for SQLite's lock does.
+    this.clientConfig = { connectionString: url, connectionTimeoutMillis: Math.max(timeout, 5000), lock_timeout: timeout, application_name: 'rep-coach' };
     this.pool = new pg.Pool({ ...this.clientConfig, max: opts.poolSize ?? 10 });
     // An idle pooled connection the server drops must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
@@ -309,7 +311,11 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  private closed = false;
+
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.end();
   }
 }
