@@ -1,7 +1,7 @@
 // Push-up: the rep signal is how far the shoulders come down toward the hands, in arm lengths; it
 // reads from the side and from the front. The gate (torso near horizontal) is what keeps a person
 // talking to the camera with bent elbows from counting.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE } from '../signals.js';
 import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, round, wristDrop, bounceRule, graded } from './common.js';
@@ -39,6 +39,11 @@ export function elbowSpread(f: FrameCtx): number {
   return sw > 0 ? Math.abs(le.x - re.x) / sw : NaN;
 }
 
+/** The measure reads on at least half of the rep's frames: enough to judge the rep by it. */
+export function seenThrough(rep: RepView, m: (f: FrameCtx) => number): boolean {
+  return rep.frames.filter((f) => Number.isFinite(m(f))).length * 2 >= rep.frames.length;
+}
+
 export const pushUp: ExerciseDef = {
   id: 'push-up',
   name: 'Push-up',
@@ -56,25 +61,26 @@ export const pushUp: ExerciseDef = {
     {
       id: 'push-up-hips', category: 'alignment', name: 'Hips sagging or piking',
       correction: 'Squeeze the glutes and brace the abs so shoulders, hips and ankles stay in one straight line.',
-      // A straight body projects to a straight line from any angle, so a bend is real wherever it
-      // is seen; from a diagonal the foreshortened body line makes every bend read larger (about
-      // 1/cos of the yaw, 1.4x at 45 deg), so the limits there are 1.5x the side-on ones.
-      views: ['side', 'diagonal'],
+      // From a diagonal the body line is foreshortened and the near and far limbs mix: a push-up
+      // people call good read 35-40 deg of "sag" there. Side-on only; elsewhere "Not checked".
+      views: ['side'],
       check(rep) {
-        // A sag is held through the rep; quartiles ignore the odd frame while getting into position.
-        const sag = over(rep, hipSag, 0.75), pike = over(rep, hipSag, 0.25);
+        // Judged only when the shoulder-hip-ankle line is seen through most of the rep: a few
+        // frames while getting into position are not the rep.
+        if (!seenThrough(rep, hipSag)) return undefined;
+        // A sag is held through the rep: its upper quartile ignores the odd frame.
+        const sag = over(rep, hipSag, 0.75), pike = over(rep, hipSag, 0.5);
         if (!Number.isFinite(sag.value)) return undefined;
         // A plank people call straight reads 0-10 deg below the shoulder-ankle line (the hip
-        // keypoint sits at the joint, below the line of the back); past 12 the hips hang. Hips
-        // raised a little (up to 15-18 deg above the line at the turn) still pass as good form
-        // with the people who judged push-ups; past 20 it is the inverted V they call piking.
-        const k = rep.view === 'diagonal' ? 1.5 : 1;
-        const sagAt = 12 * k, pikeAt = 20 * k;
+        // keypoint sits at the joint, below the line of the back); past 12 the hips hang. Hips a
+        // little raised (up to 15 deg above the line over the rep) still pass as good form with
+        // the people who judged push-ups; past 20 it is the inverted V they call piking.
+        const sagAt = 12, pikeAt = 20;
         if (sag.value > sagAt) {
-          return { ...graded(sag.value - sagAt, 6 * k, 14 * k), evidence: sag.index, description: `The hips sagged about ${round(sag.value)} deg below the shoulder-ankle line.` };
+          return { ...graded(sag.value - sagAt, 6, 14), evidence: sag.index, description: `The hips sagged about ${round(sag.value)} deg below the shoulder-ankle line.` };
         }
         if (-pike.value > pikeAt) {
-          return { ...graded(-pike.value - pikeAt, 8 * k, 20 * k), evidence: pike.index, description: `The hips piked about ${round(-pike.value)} deg above the shoulder-ankle line.` };
+          return { ...graded(-pike.value - pikeAt, 8, 20), evidence: pike.index, description: `The hips piked about ${round(-pike.value)} deg above the shoulder-ankle line.` };
         }
         return null;
       },
@@ -107,6 +113,7 @@ export const pushUp: ExerciseDef = {
         // The ear sits above the shoulder joint, so a neutral neck already reads up to 35 deg here
         // (people whose push-ups others call good read -5 to 35); the median over the rep is
         // compared with a limit just above that range.
+        if (!seenThrough(rep, headDrop)) return undefined;
         const { value, index } = over(rep, headDrop, 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 40) return null;
