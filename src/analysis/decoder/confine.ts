@@ -40,6 +40,7 @@ export type Confinement = {
  * Arguments: ROOT SETPRIV PATH... -- COMMAND ARGS...
  */
 const SETUP = String.raw`set -eu
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
 R="$1"; SETPRIV="$2"; shift 2
 mount -t tmpfs -o size=1m,mode=0755,nosuid,nodev tmpfs "$R"
 # Top-level symlinks as on this machine (merged /usr: /lib -> usr/lib), so library paths resolve.
@@ -75,7 +76,7 @@ cd /
 "$U" -l /.old
 "$U" -l /proc
 # The decoder starts with an empty environment, as it was spawned: nothing the shell set.
-unset PWD OLDPWD SHLVL _ || true
+unset PATH PWD OLDPWD SHLVL _ || true
 exec "$SETPRIV" --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"
 `;
 
