@@ -12,13 +12,13 @@
 //     test/support/postgres.ts) vs raw PostgreSQL INSERTs of the same events in the same
 //     transactions from as many clients; skipped, saying why, without PostgreSQL binaries.
 // Env: BENCH_SECONDS (per run, 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (1,10,64).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { admin, freePort, repoRoot } from '../test/support/processes.js';
+import { start, startService, stop } from './support/service.js';
 import pg from 'pg';
 import { load } from './support/load.js';
 import { NO_POSTGRES, startPostgres } from '../test/support/postgres.js';
@@ -29,36 +29,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,64').split(',').map(Number);
 const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
 const env = { DATA_DIR: dir, SPOTS_PER_WINDOW: '1000000', UNCLAIMED_BYTES_CAP: '1000000000000' };
-
-/** Starts a child and waits until `ready(base)` answers. Its output is drained, as a log shipper would. */
-async function start(args: string[], extraEnv: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.resume();
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited early`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/livez`)).status < 500) return child;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const stop = (child: ChildProcess) => new Promise<void>((ok) => {
-  if (child.exitCode !== null) return ok();
-  child.once('exit', () => ok());
-  child.kill('SIGTERM');
-});
-
-async function startService(extra: Record<string, string>) {
-  const port = await freePort();
-  const storagePort = await freePort();
-  const child = await start(['--import', 'tsx', 'src/http/server.ts'], { ...env, ...extra, PORT: String(port), STORAGE_PORT: String(storagePort) }, port);
-  return { child, base: `http://127.0.0.1:${port}` };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const f = (n: number) => n.toFixed(1);
@@ -75,7 +45,7 @@ try {
     if (job.status !== 201) throw new Error(`submit: ${job.status} ${await job.text()}`);
     return (await job.json()).job_id;
   }
-  let svc = await startService({ WORKER_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
+  let svc = await startService(env, { WORKER_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
   const completed = await submit(svc.base);
   const deadline = Date.now() + 300_000;
   for (;;) {
@@ -85,7 +55,7 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop(svc.child);
-  svc = await startService({ WORKER_CONCURRENCY: '0' });
+  svc = await startService(env, { WORKER_CONCURRENCY: '0' });
   const queued = await submit(svc.base);
 
   const copy = join(dir, 'baseline.db');

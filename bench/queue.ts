@@ -15,7 +15,8 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../src/events/store/port.js';
 import { applyBatch, openReadModels } from '../src/projections/runner.js';
 import { nextJobs } from '../src/queue/pick.js';
-import { admin, startServer } from '../test/support/processes.js';
+import { admin } from '../test/support/processes.js';
+import { startService, stop } from './support/service.js';
 import { shortClip } from './support/clip.js';
 
 const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 10_000);
@@ -134,7 +135,7 @@ try {
 
   // --- 2. the service, from outside ---------------------------------------------------------
   const clip = await shortClip(2);
-  const apiOnly = await startServer({ ...base, WORKER_CONCURRENCY: '0' });
+  const apiOnly = await startService(base, { WORKER_CONCURRENCY: '0' });
   const bulk = admin(base, 'keys', 'create', '--partner-name', 'Bulk').json();
   const other = admin(base, 'keys', 'create', '--partner-name', 'Other').json();
   const auth = { authorization: `Bearer ${bulk.api_key}` };
@@ -153,15 +154,15 @@ try {
   console.log(`Queued ${JOBS} jobs of one partner (${clip.name}, ${clip.bytes.length} bytes each) in ${f((performance.now() - seedStart) / 1000)} s\n`);
 
   const idle = await probe(apiOnly.base, other.api_key);
-  await apiOnly.stop();
+  await stop(apiOnly.child);
 
   // As `npm start` runs it: WORKER_CONCURRENCY unset (its default), the worker in this process.
   const readModels = join(dir, 'read-models.db');
   const before = ended(readModels);
-  const full = await startServer(base);
+  const full = await startService(base);
   const busy = await probe(full.base, other.api_key);
   const drained = ended(readModels) - before;
-  await full.stop();
+  await stop(full.child);
 
   const row = (label: string, r: { latencies: number[]; errors: number }) =>
     console.log(`  ${label.padEnd(36)} ${f(pct(r.latencies, 50)).padStart(7)} ${f(pct(r.latencies, 99)).padStart(8)} ${f(Math.max(...r.latencies)).padStart(8)}   ${r.errors}`);
