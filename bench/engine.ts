@@ -11,6 +11,7 @@ import { createPoseEngine, ENGINE_FPS } from '../src/analysis/index.js';
 import type { PoseTimings } from '../src/analysis/pose/tracker.js';
 import { loadLabels, videosDir } from './eval.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
+import { analyzePoses } from '../src/analysis/pipeline.js';
 import { looped } from '../test/support/videos.js';
 
 interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; cpuMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings }
@@ -75,7 +76,8 @@ function runChildAsync(mode: Measure['mode'], path: string, exercise: string): P
 
 async function main() {
   // `-- --only a.mp4,b.mp4` measures a few clips and `--no-long` skips the ten-minute video (a
-  // quick look); the default is every labelled clip and the long video.
+  // quick look); the default is every labelled clip and the long video. `--any` adds each clip
+  // analysed as `any` beside its own exercise.
   const oi = process.argv.indexOf('--only');
   const only = oi > 0 ? new Set(process.argv[oi + 1]?.split(',') ?? []) : null;
   // Clips of exercises not in the catalog yet cannot be analysed; they are named and skipped.
@@ -115,6 +117,8 @@ async function main() {
     `detector ${(sum.detectorMs / frames).toFixed(1)} (${(sum.detectorMs / Math.max(1, sum.detections)).toFixed(1)} per run, ${sum.detections} runs) + ` +
     `warp ${(sum.warpMs / frames).toFixed(2)} + the rest ${((wall - decWall - sum.landmarkMs - sum.detectorMs - sum.warpMs) / frames).toFixed(1)}; ${sum.cuts} cuts`);
 
+  if (process.argv.includes('--any')) await anyVsNamed(labels);
+
   // Two jobs at once on this machine's cores: each job's own real-time factor.
   const pair = labels.slice(0, 2);
   const both = await Promise.all(pair.map((l) => runChildAsync('analyze', join(videosDir, l.file), l.exercise)));
@@ -139,6 +143,38 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * `--any`: each clip analysed as `any` beside the same clip as its own exercise, in the same run.
+ * Decoding and the pose model are the same work for both, so the whole-job figures (fresh child
+ * processes: CPU real-time factor, peak RSS) and the pipeline alone (in process, on the same poses,
+ * best of five) show what finding the movement from the pose costs over a definition's signal.
+ */
+async function anyVsNamed(labels: { file: string; exercise: string }[]) {
+  const any = exerciseDef('any')!;
+  const engine = createPoseEngine();
+  await engine.ready();
+  const rows = [['clip', 'as', 'CPU RTF', 'as any', 'CPU RTF', 'ratio', 'peak RSS MB', 'any peak RSS MB', 'pipeline ms', 'any pipeline ms']];
+  let named = 0, anyCpu = 0, video = 0, pipeNamed = 0, pipeAny = 0;
+  for (const l of labels) {
+    const path = join(videosDir, l.file);
+    const a = runChild('analyze', path, l.exercise), b = runChild('analyze', path, 'any');
+    const x = await engine.extractPoses({ videoPath: path, exerciseId: l.exercise });
+    const best = (def: NonNullable<ReturnType<typeof exerciseDef>>) => {
+      let ms = Infinity;
+      for (let i = 0; i < 5; i++) { const t = performance.now(); analyzePoses(def, x.poses, x.fps); ms = Math.min(ms, performance.now() - t); }
+      return ms;
+    };
+    const pn = best(exerciseDef(l.exercise)!), pa = best(any);
+    named += a.cpuMs; anyCpu += b.cpuMs; video += a.videoMs; pipeNamed += pn; pipeAny += pa;
+    rows.push([l.file, l.exercise, (a.videoMs / a.cpuMs).toFixed(2), 'any', (b.videoMs / b.cpuMs).toFixed(2), (b.cpuMs / a.cpuMs).toFixed(2),
+      a.peakRssMb.toFixed(0), b.peakRssMb.toFixed(0), pn.toFixed(1), pa.toFixed(1)]);
+  }
+  console.log('\nas any, beside the same clips as their own exercise (same run):');
+  print(rows);
+  console.log(`any: CPU ${(anyCpu / 1000).toFixed(1)} s against ${(named / 1000).toFixed(1)} s as named (ratio ${(anyCpu / named).toFixed(2)}; RTF ${(video / anyCpu).toFixed(2)} vs ${(video / named).toFixed(2)}); ` +
+    `pipeline alone ${pipeAny.toFixed(0)} ms vs ${pipeNamed.toFixed(0)} ms for ${(video / 1000).toFixed(0)} s of video`);
 }
 
 function print(rows: string[][]) {

@@ -116,10 +116,19 @@ export function sidesInPhase(axis: readonly number[]): number {
 export function detrend(features: readonly number[][], half: number): number[][] {
   const d = features[0]?.length ?? 0;
   const out = features.map((r) => r.slice());
+  // The median is taken every `step` frames and interpolated between: a baseline over seconds
+  // changes little from one frame to the next, and this keeps the cost a small part of a job's.
+  const n = features.length, step = Math.max(1, Math.floor(half / 6));
   for (let j = 0; j < d; j++) {
     const col = features.map((r) => r[j]!);
-    const base = col.map((_, i) => quantile(col.slice(Math.max(0, i - half), i + half + 1), 0.5));
-    for (let i = 0; i < out.length; i++) out[i]![j] = col[i]! - base[i]!;
+    const knots: number[] = [];
+    for (let i = 0; i < n; i += step) knots.push(quantile(col.slice(Math.max(0, i - half), i + half + 1), 0.5));
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(i / step), u = (i % step) / step;
+      const a = knots[k]!, b = knots[k + 1];
+      const base = b === undefined || !Number.isFinite(b) ? a : !Number.isFinite(a) ? b : a + (b - a) * u;
+      out[i]![j] = col[i]! - base;
+    }
   }
   return out;
 }
