@@ -102,7 +102,7 @@ test('slow and fast commits interleaved: every subscriber and every poller sees 
   const total = all.length;
   assert.equal(total, n, 'every appended event is in the ledger');
   for (const got of subscribers.slice(0, subscriptions.length)) {
-    for (const deadline = Date.now() + 10_000; got.length < total && Date.now() < deadline; ) await sleep(50);
+    for (const deadline = Date.now() + 30_000; got.length < total && Date.now() < deadline; ) await sleep(50);
   }
   await Promise.all(subscriptions.map((s) => s.stop()));
   await raw.end();
