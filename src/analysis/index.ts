@@ -69,7 +69,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
   };
 }
 
-export const ENGINE_VERSION = 'pose-engine/3';
+// pose-engine/4: back views, calf-raise and pull-up signals, form limits relative to the person and the
+// twelve new exercises give other results for the same video than /3 did.
+export const ENGINE_VERSION = 'pose-engine/4';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
