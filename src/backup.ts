@@ -18,6 +18,7 @@ import { OperatorError } from './commands/errors.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
 import { checkpointOf, openReadModels } from './projections/runner.js';
 import { openLedgerSource, replayInto } from './projections/replay.js';
+import { createPrivately, DIR_MODE, makePrivate } from './private-files.js';
 import { paths } from './service.js';
 import { masterKeyId, masterKeyPath, parseMasterKey } from './secrets/master-key.js';
 
@@ -58,7 +59,9 @@ export async function backup(dataDir: string, target: string, clock: () => Date 
   const live = paths(dataDir);
   if (!existsSync(live.ledger)) throw new OperatorError(`no ledger at ${live.ledger} (is DATA_DIR right?)`);
   if (existsSync(target) && readdirSync(target).length > 0) throw new OperatorError(`${target} is not empty: back up into a new or empty directory`);
-  mkdirSync(target, { recursive: true });
+  // A backup holds what DATA_DIR holds: private to this user like it (0600 files, 0700 folders).
+  createPrivately();
+  mkdirSync(target, { recursive: true, mode: DIR_MODE });
   const out = paths(target);
   try {
     if (existsSync(live.readModels)) await copyDatabase(realpathSync(live.readModels), out.readModels);
@@ -127,6 +130,8 @@ export async function backup(dataDir: string, target: string, clock: () => Date 
     ledger.pragma('journal_mode = DELETE');
     ledger.close();
     writeFileSync(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // copyFileSync gives a copy its source's mode, whatever the umask: close what came over open.
+    makePrivate(target);
     return manifest;
   } catch (err) {
     // Never leave something that looks like a backup but is not one.
@@ -156,7 +161,8 @@ export async function restore(from: string, dataDir: string): Promise<BackupMani
     copy.close();
   }
   if (!existsSync(src.readModels)) throw new OperatorError(`${from} has no read-models.db: not a complete backup`);
-  mkdirSync(dataDir, { recursive: true });
+  createPrivately();
+  mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
   const dst = paths(dataDir);
   copyFileSync(src.ledger, dst.ledger);
   copyFileSync(src.readModels, dst.readModels);
@@ -165,5 +171,6 @@ export async function restore(from: string, dataDir: string): Promise<BackupMani
     copyFileSync(join(from, file), join(dataDir, file));
     if (file === 'secrets.key') chmodSync(join(dataDir, file), 0o600);
   }
+  makePrivate(dataDir);
   return manifest;
 }

@@ -45,6 +45,21 @@ export interface Config {
   metricsPort: number;
   /** Master key of the secrets vault (32 bytes: raw, hex or base64); unset = DATA_DIR/secrets.key, made on first start. */
   secretsKeyFile: string | undefined;
+  /** Socket and request timeouts of the two listeners (README "Timeouts"). */
+  timeouts: ListenerTimeouts;
+}
+
+export interface ListenerTimeouts {
+  /** API: the whole request (headers and body) must have arrived within this (Node's requestTimeout). */
+  apiRequestMs: number;
+  /** API and storage host: the request's headers must have arrived within this (Node's headersTimeout). */
+  headersMs: number;
+  /** API: a socket with no bytes in either direction for this long is closed (fastify connectionTimeout). */
+  apiIdleMs: number;
+  /** API: how long an idle keep-alive connection is kept open between requests. */
+  keepAliveMs: number;
+  /** Storage host: an upload with no bytes arriving for this long is cut (408); its total duration is never bounded. */
+  storageIdleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -170,5 +185,20 @@ export function loadConfig(env: Env = process.env): Config {
     },
     metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
     videoRetentionHours: decimal(env, 'VIDEO_RETENTION_HOURS', 24, 0, 24 * 3650),
+    timeouts: listenerTimeouts(env),
+  };
+}
+
+/** Defaults: see README "Timeouts". Every value is in seconds in the environment. */
+export function listenerTimeouts(env: Env = {}): ListenerTimeouts {
+  const apiRequestMs = int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000;
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersMs = Math.min(apiRequestMs, int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000);
+  return {
+    apiRequestMs,
+    headersMs,
+    apiIdleMs: int(env, 'HTTP_IDLE_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
+    keepAliveMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
+    storageIdleMs: int(env, 'UPLOAD_IDLE_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
   };
 }

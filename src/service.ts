@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { EventStore } from './events/store/port.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
 import { openLiveReadModels } from './projections/live.js';
+import { createPrivately, DIR_MODE, makePrivate } from './private-files.js';
 import { createProjector, type Projector } from './projections/runner.js';
 import { followStore } from './projections/follow.js';
 import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.js';
@@ -59,7 +60,13 @@ export async function openEventStore(config: Config, clock: () => Date = () => n
 }
 
 export async function openService(config: Config, clock: () => Date = () => new Date()): Promise<Service> {
-  mkdirSync(config.dataDir, { recursive: true });
+  // Private from birth (0600/0700), and anything an older version or a copy left open is closed now.
+  createPrivately();
+  mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
+  const privacy = makePrivate(config.dataDir);
+  if (privacy.fixed.length > 0) {
+    process.stderr.write(`DATA_DIR ${config.dataDir}: took group and other access away from ${privacy.fixed.length} of ${privacy.checked} entries (${privacy.fixed.slice(0, 5).join(', ')}${privacy.fixed.length > 5 ? ', ...' : ''})\n`);
+  }
   const files = paths(config.dataDir);
   const store = await openEventStore(config, clock);
   // A rebuild swaps the file under a running server; readDb() notices and reopens (projections/live.ts).

@@ -55,7 +55,8 @@ export const MethodNotAllowed = define('method_not_allowed', 405, 'This method i
 /** GET /readyz: a dependency does not answer or the read models are behind (message says which). */
 export const NotReady = define('not_ready', 503, 'The service is not ready to serve traffic.');
 export const PayloadTooLarge = define('payload_too_large', 413, 'The request body is too large.');
-export const UnsupportedMediaType = define('unsupported_media_type', 415, 'Unsupported content type.');
+/** The request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (or its headers within HTTP_HEADERS_TIMEOUT_SECONDS). */
+export const RequestTimeout = define('request_timeout', 408, 'The request did not arrive in time.');
 
 /** Operator commands refused for the key's state (e.g. a revoked key cannot be reinstated). */
 export class OperatorError extends Error {

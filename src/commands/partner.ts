@@ -60,7 +60,7 @@ export async function mintSpot(svc: Service, keyId: string) {
       s,
     ),
   );
-  const upload_url = await fromStorage(() => svc.storage.uploadUrl(handle, expiresAt));
+  const upload_url = await fromStorage(() => svc.storage.uploadUrl(handle, expiresAt, now));
   // The key's state after the mint, for the RateLimit header.
   return { spot: { handle, upload_url, expires_at: expiresAt.toISOString() }, state: decision.state };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 // Every event of one API key lives in one stream, `ledger-<keyId>` (DESIGN.md: the consistency
 // boundary). Events are past tense, data is JSON, times are ISO 8601 UTC strings.
 import type { AnalysisResult } from '../analysis/result.js';
+import type { Rebuild } from '../idempotency/bearer.js';
 
 export type KeyStatus = 'active' | 'suspended' | 'revoked';
 export type CancelledBy = 'partner' | 'operator';
@@ -43,7 +44,8 @@ export type LedgerEvent =
   | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; endpointId: string; jobId: string; eventType: WebhookEventType; attempts: number; at: string } }
   // Idempotency-Key records live in their own streams (idempotencyStream), never in a ledger stream.
   | { type: 'IdempotentRequestStarted'; data: { fingerprint: string; lockedUntil: string; at: string } }
-  | { type: 'IdempotentResponseRecorded'; data: { status: number; body: string; at: string } }
+  /** `rebuild`: what re-signs a bearer value left out of `body` (idempotency/bearer.ts). */
+  | { type: 'IdempotentResponseRecorded'; data: { status: number; body: string; at: string; rebuild?: Rebuild } }
   /** The answer was retryable (429, 5xx): not kept, so the same key may try again. */
   | { type: 'IdempotentRequestReleased'; data: { at: string } }
   /** The job's video bytes (the frozen copy and any left at the spot) were deleted: VIDEO_RETENTION_HOURS after it ended. */

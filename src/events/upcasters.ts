@@ -1,5 +1,6 @@
 // Old events are never rewritten: they are lifted to the current shape as they are read.
 // Each upcaster takes an event of version v and returns it at version v + 1.
+import { amzDateOf, withoutUploadUrl } from '../idempotency/bearer.js';
 import { CURRENT_SCHEMA_VERSION, retryableFailure } from './ledger.js';
 import { fingerprintOf } from '../secrets/vault.js';
 import { legacySecretKeyId } from '../secrets/legacy.js';
@@ -33,5 +34,18 @@ export function upcast(event: Raw): Raw {
     if (!step) throw new Error(`no upcaster from schema version ${current.schemaVersion} of ${current.type}`);
     current = step(current);
   }
-  return current;
+  return current.type === 'IdempotentResponseRecorded' ? withoutStoredUploadUrl(current) : current;
+}
+
+/**
+ * Ledgers written before issue 21 kept POST /v1/uploads' answer whole, signed upload_url included.
+ * Read, such a record takes today's shape (URL blanked, what re-signs it beside), whatever its
+ * schema version, so a replay signs the URL afresh and nothing read hands the stored one on. The
+ * old row itself is never rewritten (append-only, hash-chained): its URL expired 15 minutes after
+ * it was minted and authorizes nothing since (README "Bearer values").
+ */
+function withoutStoredUploadUrl(e: Raw): Raw {
+  if (e.data.rebuild !== undefined || typeof e.data.body !== 'string') return e;
+  const lifted = withoutUploadUrl(e.data.body, ({ url, expiresAt }) => amzDateOf(url) ?? new Date(Date.parse(expiresAt) - 900_000).toISOString());
+  return lifted.rebuild ? { ...e, data: { ...e.data, body: lifted.body, rebuild: lifted.rebuild } } : e;
 }

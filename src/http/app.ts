@@ -1,7 +1,7 @@
 // Builds the API; never listens (server.ts does). Tests build it over a real service and a real
 // socket.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MalformedRequest, NotReady, ShuttingDown } from '../commands/errors.js';
@@ -25,6 +25,34 @@ export interface AppOptions {
   wakeRunner?: () => void;
 }
 
+/**
+ * Every answer, 404s and errors included: its request id, no MIME sniffing, and nothing under /v1
+ * cached (answers carry signed URLs and per-key data). Set once, as the request arrives.
+ */
+function securityHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
+  if (request.url.startsWith('/v1')) reply.header('cache-control', 'no-store');
+  return reply;
+}
+
+/**
+ * Bodies arrive as text whatever their Content-Type (an empty or unparseable one included) and are
+ * parsed only by routes that take one: a bad body on /v1/jobs is SPEC's 400. POST /v1/uploads,
+ * cancel and DELETE ignore their body (SPEC), so it is never read: no 413 or 415 can come from it,
+ * and Node discards the unread bytes once the answer is out.
+ */
+function bodyWhereRead(request: FastifyRequest): void {
+  const headers = request.raw.headers;
+  if (request.routeOptions.schema?.body) {
+    if (headers['content-type'] !== undefined) headers['content-type'] = 'application/octet-stream';
+    return;
+  }
+  delete headers['content-type'];
+  delete headers['content-length'];
+  delete headers['transfer-encoding'];
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -38,6 +66,16 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
       },
     },
     bodyLimit: svc.config.bodyLimitBytes,
+    // A slow or silent client never holds a socket for long (README "Timeouts"): the request must
+    // arrive whole within requestTimeout (Node checks every 5 s), its headers within headersTimeout,
+    // a socket with no bytes either way is closed after connectionTimeout, an idle keep-alive after
+    // keepAliveTimeout. Refusals are the envelope with 408 request_timeout (errors.ts).
+    requestTimeout: svc.config.timeouts.apiRequestMs,
+    connectionTimeout: svc.config.timeouts.apiIdleMs,
+    keepAliveTimeout: svc.config.timeouts.keepAliveMs,
+    // Ids of any length reach the route, so authentication and SPEC's 404 come first; Node's 16 KiB
+    // header limit (431) is what bounds a URL.
+    routerOptions: { maxParamLength: 16 * 1024 },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -46,8 +84,9 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     // Hostile or broken requests get the envelope too: refused by Node's parser, a path that is
     // not valid percent-encoding, no Host header (Node would answer an empty 400).
     clientErrorHandler: answerClientError,
-    frameworkErrors: (err, _request, reply) => send(reply, err),
-    http: { requireHostHeader: false },
+    // These answers skip the hooks: the headers every answer carries are set here too.
+    frameworkErrors: (err, request, reply) => send(securityHeaders(request, reply), err),
+    http: { requireHostHeader: false, headersTimeout: svc.config.timeouts.headersMs, connectionsCheckingInterval: 5_000 },
     // Requests arriving while the server closes get the envelope with Retry-After (below), not
     // fastify's own 503 body.
     return503OnClosing: false,
@@ -64,13 +103,12 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   // promise and a turn of the microtask queue), and these run on every request (issue 22).
   // Headers set here stay on whatever answer follows, an error envelope included.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    securityHeaders(request, reply);
+    if (request.method !== 'GET' && request.method !== 'HEAD') bodyWhereRead(request);
     done(closing ? new ShuttingDown() : undefined);
   });
   instrumentHttp(app, svc.metrics);
 
-  // Bodies arrive as text whatever their Content-Type and are parsed only by routes that take one:
-  // POST /v1/uploads and cancel ignore their body, and a bad body on /v1/jobs is SPEC's 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const parseJsonBody = async (request: FastifyRequest) => {

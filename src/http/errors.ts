@@ -2,7 +2,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, MalformedRequest, MethodNotAllowed, NotFound, PayloadTooLarge, StorageStatUnavailable, StoreUnavailable } from '../commands/errors.js';
+import { DomainError, MalformedRequest, MethodNotAllowed, NotFound, PayloadTooLarge, RequestTimeout, StorageStatUnavailable, StoreUnavailable } from '../commands/errors.js';
 import { StoreUnavailableError } from '../events/store/port.js';
 import { StorageUnavailableError } from '../storage/port.js';
 
@@ -13,6 +13,7 @@ export function toEnvelope(err: unknown): { status: number; code: string; messag
   const fe = err as Partial<FastifyError>;
   if (fe.validation) return toEnvelope(new MalformedRequest(`Malformed request: ${fe.message}.`));
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return toEnvelope(new PayloadTooLarge());
+  if (fe.statusCode === 408) return toEnvelope(new RequestTimeout());
   const status = fe.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status, code: 'bad_request', message: 'The request could not be understood.' };
   return { status: 500, code: 'internal_error', message: 'An unexpected error occurred.' };
@@ -75,7 +76,7 @@ function writeRaw(socket: Duplex, err: unknown) {
   // the answer is out, and if the peer is gone, at once; a half-closed socket would block close().
   socket.on('error', () => socket.destroy());
   if (!socket.writable) return void socket.destroy();
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
 
 /** Requests Node's parser refuses (bad framing, NUL bytes, oversized headers) still get the envelope. */
@@ -93,6 +94,6 @@ export function answerOutsideRoutes(server: Server) {
   server.on('upgrade', (_req, socket: Duplex) => writeRaw(socket, { statusCode: 400 }));
   server.on('checkExpectation', (_req, res) => {
     const { status, code, message } = toEnvelope({ statusCode: 417 });
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify({ error: { code, message } }));
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', connection: 'close' }).end(JSON.stringify({ error: { code, message } }));
   });
 }

@@ -4,6 +4,7 @@
 // so the same key with a different request is 409 idempotency_key_reused.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { withUploadUrl, type Rebuild } from '../idempotency/bearer.js';
 import { begin, checkKey, finish, hashOf, type Claim } from '../idempotency/records.js';
 import type { Service } from '../service.js';
 import { keyOf } from './auth.js';
@@ -32,7 +33,11 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function idempotent(svc: Service) {
+/**
+ * `keep` turns an answer into what may be stored (no bearer value) plus what rebuilds it; without
+ * it the answer is stored as sent.
+ */
+export function idempotent(svc: Service, keep: (body: string) => { body: string; rebuild?: Rebuild } = (body) => ({ body })) {
   return {
     async preHandler(request: FastifyRequest, reply: FastifyReply) {
       const header = request.headers['idempotency-key'];
@@ -43,7 +48,8 @@ export function idempotent(svc: Service) {
       const fingerprint = hashOf(canonical([request.method, request.url.split('?')[0], readsBody ? request.body : null]));
       const outcome = await begin(svc.store, svc.clock, keyOf(request).key_id, key, fingerprint);
       if (outcome.kind === 'replay') {
-        return reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.body);
+        const body = outcome.rebuild ? await withUploadUrl(outcome.body, outcome.rebuild, (h, e, s) => svc.storage.uploadUrl(h, e, s)) : outcome.body;
+        return reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(body);
       }
       request.idempotencyClaim = outcome.claim;
     },
@@ -52,7 +58,8 @@ export function idempotent(svc: Service) {
       if (!claim) return payload;
       request.idempotencyClaim = undefined;
       try {
-        await finish(svc.store, svc.clock, claim, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
+        const kept = keep(typeof payload === 'string' ? payload : String(payload ?? ''));
+        await finish(svc.store, svc.clock, claim, reply.statusCode, kept.body, kept.rebuild);
       } catch (err) {
         // The answer still goes out; the unrecorded claim frees the key when its lock runs out.
         request.log.warn({ err: String(err) }, 'idempotency record not written');

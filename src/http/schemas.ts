@@ -35,7 +35,9 @@ export const errorCatalog = {
   webhook_url_not_allowed: { status: 400, retryable: false, condition: 'the url resolves to a loopback, private, link-local or metadata address' },
   webhook_endpoint_limit_reached: { status: 409, retryable: false, condition: 'the key has 16 webhook endpoints; delete one first' },
   payload_too_large: { status: 413, retryable: false, condition: 'request body larger than the configured limit (BODY_LIMIT_BYTES)' },
-  bad_request: { status: 400, retryable: false, condition: 'the HTTP request itself could not be parsed' },
+  bad_request: { status: 400, retryable: false, condition: 'the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding)' },
+  request_timeout: { status: 408, retryable: false, condition: 'the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS' },
+  service_unavailable: { status: 503, retryable: true, condition: 'this server is shutting down; retry, another node or the restarted one answers' },
 } as const satisfies Record<string, { status: number; retryable: boolean; condition: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;
@@ -53,8 +55,9 @@ export const ReplayHeaders = {
  * The error responses of one operation, one per status, each listing the codes the operation can
  * answer with that status (as an enum, so generated clients get the union) and what each means.
  */
-export const errorResponses = (...codes: ErrorCode[]) => {
+export const errorResponses = (...own: ErrorCode[]) => {
   const byStatus = new Map<number, ErrorCode[]>();
+  const codes = [...new Set([...own, ...transportErrors])];
   for (const code of codes) byStatus.set(errorCatalog[code].status, [...(byStatus.get(errorCatalog[code].status) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
@@ -76,6 +79,13 @@ export const errorResponses = (...codes: ErrorCode[]) => {
     ]),
   );
 };
+
+/**
+ * What any request can be answered with, whatever its operation: a request that cannot be parsed,
+ * arrives too slowly, reaches a server that is shutting down, or meets an unexpected fault. Listed
+ * on every operation so no answer the service gives is outside the OpenAPI document.
+ */
+export const transportErrors = ['bad_request', 'request_timeout', 'service_unavailable', 'internal_error'] as const satisfies readonly ErrorCode[];
 
 /** What an operation taking Idempotency-Key can answer besides its own errors. */
 export const idempotencyErrors = ['invalid_idempotency_key', 'idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies readonly ErrorCode[];

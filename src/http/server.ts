@@ -46,6 +46,8 @@ if (svc.disk) {
     layout: svc.disk,
     clock: svc.clock,
     log,
+    idleTimeoutMs: config.timeouts.storageIdleMs,
+    headersTimeoutMs: config.timeouts.headersMs,
     ...storageCallbacks(svc),
   });
   storageHost.listen(config.storagePort, config.host);

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { IdempotencyKeyInUse, IdempotencyKeyReused, InvalidIdempotencyKey } from '../commands/errors.js';
 import { idempotencyStream } from '../events/ledger.js';
 import { ConflictError, NO_STREAM, type EventStore, type RecordedEvent } from '../events/store/port.js';
+import type { Rebuild } from './bearer.js';
 
 export const REPLAY_WINDOW_MS = 24 * 3600 * 1000;
 /** A request still unanswered after this is taken to have died with its process; the key is free again. */
@@ -25,13 +26,13 @@ export interface Claim {
   revision: number;
 }
 
-export type Begin = { kind: 'replay'; status: number; body: string } | { kind: 'claimed'; claim: Claim };
+export type Begin = { kind: 'replay'; status: number; body: string; rebuild?: Rebuild } | { kind: 'claimed'; claim: Claim };
 
 interface Cycle {
   fingerprint: string;
   startedAt: number;
   lockedUntil: number;
-  response?: { status: number; body: string };
+  response?: { status: number; body: string; rebuild?: Rebuild };
   released: boolean;
 }
 
@@ -40,7 +41,9 @@ function currentCycle(events: readonly RecordedEvent[]): Cycle | undefined {
   for (const e of events) {
     if (e.type === 'IdempotentRequestStarted') {
       cycle = { fingerprint: e.data.fingerprint, startedAt: Date.parse(e.data.at), lockedUntil: Date.parse(e.data.lockedUntil), released: false };
-    } else if (cycle && e.type === 'IdempotentResponseRecorded') cycle.response = { status: e.data.status, body: e.data.body };
+    } else if (cycle && e.type === 'IdempotentResponseRecorded') {
+      cycle.response = { status: e.data.status, body: e.data.body, ...(e.data.rebuild ? { rebuild: e.data.rebuild } : {}) };
+    }
     else if (cycle && e.type === 'IdempotentRequestReleased') cycle.released = true;
   }
   return cycle;
@@ -86,14 +89,17 @@ export async function begin(store: EventStore, clock: () => Date, keyId: string,
   }
 }
 
-/** Keeps the answer for replay, or (retryable answers: 429, 5xx) frees the key for another try. */
-export async function finish(store: EventStore, clock: () => Date, claim: Claim, status: number, body: string): Promise<void> {
+/**
+ * Keeps the answer for replay, or (retryable answers: 429, 5xx) frees the key for another try. The
+ * body kept must hold no bearer value: `rebuild` says how to put one back (idempotency/bearer.ts).
+ */
+export async function finish(store: EventStore, clock: () => Date, claim: Claim, status: number, body: string, rebuild?: Rebuild): Promise<void> {
   const at = clock().toISOString();
   const keep = status < 500 && status !== 429;
   try {
     await store.append(
       claim.stream,
-      [keep ? { type: 'IdempotentResponseRecorded', data: { status, body, at } } : { type: 'IdempotentRequestReleased', data: { at } }],
+      [keep ? { type: 'IdempotentResponseRecorded', data: { status, body, at, ...(rebuild ? { rebuild } : {}) } } : { type: 'IdempotentRequestReleased', data: { at } }],
       claim.revision,
     );
   } catch (err) {

@@ -19,7 +19,7 @@ export interface DiskLayout {
 export function diskLayout(dataDir: string): DiskLayout {
   const root = join(dataDir, 'storage');
   const layout = { live: join(root, 'live'), frozen: join(root, 'frozen'), tmp: join(root, 'tmp'), poses: join(root, 'poses') };
-  for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true });
+  for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true, mode: 0o700 });
   return { ...layout, secret: loadOrCreateSecret(join(root, 'signing.key')) };
 }
 
@@ -73,7 +73,7 @@ export function createDiskStorage(layout: DiskLayout, publicUrl: string): VideoS
       // Temp file, fsync, rename: a reader never sees half a track, a crash leaves none.
       const tmp = join(layout.tmp, `pose-${randomBytes(8).toString('hex')}`);
       try {
-        const file = await open(tmp, 'w');
+        const file = await open(tmp, 'w', 0o600);
         try {
           await file.writeFile(gzipped);
           await file.sync();

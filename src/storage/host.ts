@@ -1,5 +1,11 @@
 // The storage host of the disk driver: a second listener that accepts PUTs to signed URLs and
 // nothing else. It never logs the URL (the query string is a bearer credential).
+//
+// An upload is bounded by progress, never by its total duration (a long video over a phone's
+// uplink takes many minutes): Node's 300 s requestTimeout is off, and a PUT with no bytes arriving
+// for UPLOAD_IDLE_TIMEOUT_SECONDS is cut with 408. The URL's expiry is checked when the PUT starts;
+// one that started in time runs to its end, and its bytes are kept only if the spot still accepts
+// them then (README "Uploads that take long").
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
@@ -18,11 +24,21 @@ export interface StorageHostDeps {
   /** Records the landed bytes in the ledger (SpotUploaded). */
   uploaded(handle: string, size: number): Promise<void>;
   log: { error(obj: object, msg: string): void };
+  /** No bytes for this long cuts a PUT (and closes an idle connection). Default 60 s. */
+  idleTimeoutMs?: number;
+  /** The request's headers must arrive within this. Default 10 s. */
+  headersTimeoutMs?: number;
 }
+
+/** Ends the upload when its client stops sending: the socket saw no bytes for the idle timeout. */
+class UploadIdle extends Error {}
+/** On every answer, like the API's. */
+const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
 
 function reply(res: ServerResponse, status: number, code?: string, message?: string, headers: Record<string, string> = {}) {
   const body = code ? JSON.stringify({ error: { code, message } }) : '';
   res.writeHead(status, {
+    ...SECURITY_HEADERS,
     ...headers,
     'content-length': Buffer.byteLength(body),
     ...(code ? { 'content-type': 'application/json; charset=utf-8' } : {}),
@@ -40,14 +56,31 @@ async function fsyncPath(path: string) {
 }
 
 export function createStorageHost(deps: StorageHostDeps): Server {
-  async function receive(req: IncomingMessage, handle: string): Promise<number> {
+  const idleMs = deps.idleTimeoutMs ?? 60_000;
+
+  /** Streams the body to a temp file; `land` then moves it to the spot, or it is dropped. */
+  async function receive(req: IncomingMessage, res: ServerResponse, handle: string, land: () => Promise<boolean>): Promise<number | undefined> {
     const { layout } = deps;
     const tmp = join(layout.tmp, `put-${randomBytes(8).toString('hex')}`);
+    // The socket's inactivity timer (server.timeout) fires on the request while its body is read:
+    // say why if the client still listens, then end the upload (the pipeline fails, the temp goes).
+    const onIdle = () => {
+      const cut = () => req.destroy(new UploadIdle('no bytes arrived for the idle timeout'));
+      if (res.headersSent) return cut();
+      reply(res, 408, 'upload_idle_timeout', `No bytes arrived for ${Math.round(idleMs / 1000)} s; the upload was cut and nothing was stored. PUT the whole file again.`, { connection: 'close' });
+      res.once('finish', cut);
+    };
+    req.on('timeout', onIdle);
     try {
-      const out = createWriteStream(tmp, { flags: 'wx' });
+      const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
       await pipeline(req, out);
+      req.off('timeout', onIdle);
       await fsyncPath(tmp);
       const size = out.bytesWritten;
+      if (!(await land())) {
+        await rm(tmp, { force: true });
+        return undefined;
+      }
       // Rename replaces the directory entry only: a job's hard link keeps the old inode intact.
       await rename(tmp, join(layout.live, handle));
       await fsyncPath(layout.live);
@@ -78,7 +111,18 @@ export function createStorageHost(deps: StorageHostDeps): Server {
     if (!(await deps.acceptsUpload(handle))) {
       return reply(res, 403, 'upload_closed', 'This upload spot no longer accepts uploads.');
     }
-    const size = await receive(req, handle);
+    let stillOpen = true;
+    const size = await receive(req, res, handle, async () => (stillOpen = await deps.acceptsUpload(handle))).catch((err) => {
+      if (err instanceof UploadIdle || res.headersSent) return null; // answered (408) or the client is gone
+      throw err;
+    });
+    if (size === null) return;
+    if (size === undefined || !stillOpen) {
+      const expired = expires * 1000 <= deps.clock().getTime();
+      return expired
+        ? reply(res, 410, 'upload_spot_expired', 'The upload finished after the upload URL expired; nothing was stored. Mint a new spot and upload again.')
+        : reply(res, 403, 'upload_closed', 'This upload spot no longer accepts uploads.');
+    }
     await deps.uploaded(handle, size);
     reply(res, 200);
   }
@@ -90,6 +134,11 @@ export function createStorageHost(deps: StorageHostDeps): Server {
       else res.destroy();
     });
   });
+  // Bounded by progress, not duration: no total request timeout; a socket (an upload's body
+  // included) that moves no byte for idleMs is cut; headers must arrive within headersTimeoutMs.
+  server.requestTimeout = 0;
+  server.headersTimeout = deps.headersTimeoutMs ?? 10_000;
+  server.setTimeout(idleMs);
   // Requests refused before they reach onRequest get the envelope too.
   server.on('clientError', answerClientError);
   answerOutsideRoutes(server);

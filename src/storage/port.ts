@@ -9,8 +9,11 @@ export interface FrozenVideo {
 
 export interface VideoStorage {
   readonly driver: 'disk' | 's3';
-  /** A URL that authorizes one PUT of the spot's bytes until `expiresAt`. */
-  uploadUrl(handle: string, expiresAt: Date): Promise<string>;
+  /**
+   * A URL that authorizes one PUT of the spot's bytes until `expiresAt`, signed as at `signedAt`
+   * (default now): the same arguments give the same URL, so an idempotent replay re-signs it.
+   */
+  uploadUrl(handle: string, expiresAt: Date, signedAt?: Date): Promise<string>;
   /** Bytes stored at the spot now; 0 when nothing has landed. Throws StorageUnavailableError. */
   stat(handle: string): Promise<number>;
   /**

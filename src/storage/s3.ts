@@ -75,11 +75,12 @@ export function createS3Storage(s3: Config['s3'], clock: () => Date = () => new 
 
   return {
     driver: 's3',
-    async uploadUrl(handle, expiresAt) {
-      const seconds = Math.ceil((expiresAt.getTime() - clock().getTime()) / 1000);
+    async uploadUrl(handle, expiresAt, signedAt = clock()) {
+      const seconds = Math.ceil((expiresAt.getTime() - signedAt.getTime()) / 1000);
       const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, seconds));
       // No ContentType in the command: it would become a signed header the partner must repeat exactly.
-      return getSignedUrl(client, new PutObjectCommand({ Bucket, Key: spotKey(handle) }), { expiresIn });
+      // signingDate pins X-Amz-Date, so the same spot signs to the same URL (idempotent replays).
+      return getSignedUrl(client, new PutObjectCommand({ Bucket, Key: spotKey(handle) }), { expiresIn, signingDate: signedAt });
     },
     stat: (handle) => size(spotKey(handle)),
     async freeze(handle, jobId) {

@@ -4,36 +4,16 @@
 // inward later: DNS rebinding). WEBHOOK_ALLOW_PRIVATE_HOSTS=true lifts it (tests, on-premise).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { InvalidWebhookUrl, WebhookUrlNotAllowed } from '../commands/errors.js';
+import { specialPurpose } from './special-ranges.js';
 
-const forbidden = new BlockList();
-const V4: [string, number][] = [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], // private
-  ['100.64.0.0', 10], // carrier-grade NAT (and Alibaba's metadata at 100.100.100.200)
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata at 169.254.169.254
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], // special and documentation
-  ['224.0.0.0', 4], ['240.0.0.0', 4], // multicast, reserved and broadcast
-];
-const V6: [string, number][] = [
-  ['::', 128], ['::1', 128], // unspecified, loopback
-  ['64:ff9b::', 96], ['64:ff9b:1::', 48], // NAT64, which can reach private IPv4
-  ['fc00::', 7], // unique local (AWS metadata at fd00:ec2::254)
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['2001:db8::', 32], ['100::', 64], // documentation, discard
-];
-for (const [net, prefix] of V4) forbidden.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of V6) forbidden.addSubnet(net, prefix, 'ipv6');
-// BlockList checks an IPv4-mapped IPv6 address (::ffff:10.0.0.1, ::ffff:a00:1) against the IPv4 rules.
-
-/** True for loopback, private, link-local, metadata and other non-public addresses (and non-addresses). */
+/**
+ * True for loopback, private, link-local, metadata, tunnelling and every other special-purpose
+ * address (and non-addresses): the one table in special-ranges.ts decides.
+ */
 export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return forbidden.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return specialPurpose(address) !== undefined;
 }
 
 const MAX_URL_LENGTH = 2048;

@@ -10,7 +10,7 @@ import type { TestContext } from 'node:test';
 import type { AnalysisEngine } from '../../src/analysis/engine.js';
 import { decideKey } from '../../src/commands/keys.js';
 import { storageCallbacks } from '../../src/commands/partner.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { listenerTimeouts, loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { hashApiKey, newApiKey, newKeyId, newPartnerId } from '../../src/ids.js';
 import { startRunner, type Runner } from '../../src/runner/runner.js';
@@ -57,6 +57,8 @@ export async function startHarness(t: TestContext, opts: HarnessOptions = {}): P
     },
     clock: () => svc!.clock(),
     log: silentLog,
+    idleTimeoutMs: listenerTimeouts(opts.env).storageIdleMs,
+    headersTimeoutMs: listenerTimeouts(opts.env).headersMs,
     acceptsUpload: (handle) => callbacks().acceptsUpload(handle),
     uploaded: (handle, size) => callbacks().uploaded(handle, size),
   });

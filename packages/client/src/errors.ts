@@ -4,8 +4,8 @@
 
 /**
  * SPEC's error table, Class column: the codes a retry later without changes can fix, plus the one
- * retryable code the API adds (idempotency_key_in_use: the first request with this key is still
- * running). Every other code is terminal (internal_error above all: never resubmit the handle).
+ * retryable codes the API adds (idempotency_key_in_use: the first request with this key is still
+ * running; service_unavailable: the server is shutting down). Every other code is terminal (internal_error above all: never resubmit the handle).
  */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'spots_per_window_exceeded',
@@ -14,6 +14,7 @@ export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'storage_stat_unavailable',
   'catalog_error',
   'idempotency_key_in_use',
+  'service_unavailable',
 ]);
 
 /** The connection failed or dropped before any answer (status 0). */

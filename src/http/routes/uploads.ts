@@ -5,6 +5,7 @@ import type { KeyState } from '../../commands/state.js';
 import { spotWindow } from '../../commands/uploads.js';
 import type { Service } from '../../service.js';
 import { keyOf } from '../auth.js';
+import { withoutUploadUrl } from '../../idempotency/bearer.js';
 import { IdempotencyHeaders, idempotent } from '../idempotency.js';
 import { authErrors, errorResponses, idempotencyErrors, ReplayHeaders, withHeaders, HandleParams, UploadSpot, UploadStatus } from '../schemas.js';
 
@@ -29,7 +30,10 @@ export const uploadRoutes =
             ...errorResponses(...authErrors, 'spots_per_window_exceeded', 'unclaimed_bytes_exceeded', 'storage_stat_unavailable', ...idempotencyErrors),
           },
         },
-        ...idempotent(svc),
+        // The record keeps the spot without its signed URL; a replay signs it again (idempotency/bearer.ts).
+        ...idempotent(svc, (body) =>
+          withoutUploadUrl(body, ({ expiresAt }) => new Date(Date.parse(expiresAt) - svc.config.spotTtlSeconds * 1000).toISOString()),
+        ),
       },
       async (request, reply) => {
         const keyId = keyOf(request).key_id;
@@ -42,7 +46,7 @@ export const uploadRoutes =
         try {
           const { spot, state } = await mintSpot(svc, keyId);
           rateLimit(state);
-          return reply.code(201).header('cache-control', 'no-store').send(spot);
+          return reply.code(201).send(spot);
         } catch (err) {
           if (err instanceof DomainError && err.status === 429) await svc.ledger.load(keyId).then((l) => rateLimit(l.state), () => undefined);
           throw err;

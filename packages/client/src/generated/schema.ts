@@ -344,7 +344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed. */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -357,6 +357,65 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (on every 429 and 503). */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -393,6 +452,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -412,7 +490,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -426,7 +542,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -459,6 +575,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -478,7 +613,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `catalog_error` (retryable): exercise catalog could not be read or resolved. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `catalog_error` (retryable): exercise catalog could not be read or resolved. `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -490,14 +644,14 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "catalog_error";
+                            code: "catalog_error" | "internal_error";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -511,7 +665,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -556,7 +710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -568,7 +722,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "invalid_idempotency_key";
+                            code: "invalid_idempotency_key" | "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -588,6 +742,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -634,7 +807,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. */
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -648,7 +840,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable" | "storage_stat_unavailable";
+                            code: "store_unavailable" | "storage_stat_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -679,6 +871,25 @@ export interface operations {
                         state: "minted" | "uploaded" | "claimed" | "expired";
                         /** Format: date-time */
                         expires_at: string;
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
                     };
                 };
             };
@@ -720,7 +931,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -734,7 +983,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -774,7 +1023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -786,7 +1035,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "malformed_request";
+                            code: "malformed_request" | "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -812,7 +1061,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -826,7 +1113,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -868,7 +1155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -880,7 +1167,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "malformed_request" | "invalid_idempotency_key";
+                            code: "malformed_request" | "invalid_idempotency_key" | "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -919,6 +1206,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "unknown_exercise" | "upload_not_found";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1022,7 +1328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. */
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1036,7 +1342,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable" | "storage_stat_unavailable";
+                            code: "store_unavailable" | "storage_stat_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1114,6 +1420,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -1152,7 +1477,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1166,7 +1529,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1206,6 +1569,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -1244,6 +1626,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `pose_not_available` (terminal): the job has not completed (or completed before pose tracks were kept). */
             409: {
                 headers: {
@@ -1263,7 +1664,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. */
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `storage_stat_unavailable` (retryable): query against video storage failed or timed out. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1277,7 +1697,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable" | "storage_stat_unavailable";
+                            code: "store_unavailable" | "storage_stat_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1314,7 +1734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1326,7 +1746,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "invalid_idempotency_key";
+                            code: "invalid_idempotency_key" | "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1371,6 +1791,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `job_already_started` (terminal): cancel called on a processing job. `job_already_finished` (terminal): cancel called on a completed, failed or cancelled job. `idempotency_key_reused` (terminal): this Idempotency-Key was used in the last 24 hours with a different request (method, path or body). `idempotency_key_in_use` (retryable): a request with this Idempotency-Key is still in progress; retry after Retry-After. */
             409: {
                 headers: {
@@ -1390,7 +1829,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1404,7 +1862,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1439,6 +1897,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -1458,7 +1935,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1472,7 +1987,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1516,7 +2031,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_webhook_url` (terminal): the url is not an absolute http(s) URL, carries credentials, or its host does not resolve. `webhook_url_not_allowed` (terminal): the url resolves to a loopback, private, link-local or metadata address. */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_webhook_url` (terminal): the url is not an absolute http(s) URL, carries credentials, or its host does not resolve. `webhook_url_not_allowed` (terminal): the url resolves to a loopback, private, link-local or metadata address. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1528,7 +2043,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "malformed_request" | "invalid_webhook_url" | "webhook_url_not_allowed";
+                            code: "malformed_request" | "invalid_webhook_url" | "webhook_url_not_allowed" | "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1548,6 +2063,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "authentication_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1592,7 +2126,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1606,7 +2159,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1650,6 +2203,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -1688,7 +2260,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1702,7 +2312,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1729,6 +2339,25 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
@@ -1767,7 +2396,45 @@ export interface operations {
                     };
                 };
             };
-            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. */
+            /** @description `request_timeout` (terminal): the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `store_unavailable` (retryable): key store, upload-spot store or job store unreachable. `service_unavailable` (retryable): this server is shutting down; retry, another node or the restarted one answers. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (on every 429 and 503). */
@@ -1781,7 +2448,7 @@ export interface operations {
                              * @description Stable machine-readable code: branch on this.
                              * @enum {string}
                              */
-                            code: "store_unavailable";
+                            code: "store_unavailable" | "service_unavailable";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
