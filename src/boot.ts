@@ -1,9 +1,13 @@
 // Shared start-up for the processes: config validated once, a bad value stops the boot with a
 // message naming it; SIGINT/SIGTERM close everything gracefully (running jobs drain first).
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createPrivately } from './private-files.js';
 import { openService, type Service } from './service.js';
 
 export function loadConfigOrExit(): Config {
+  // Every process that touches DATA_DIR (API, worker, admin: rebuilds, backups, migrations) creates
+  // its files private to its user, from the first one on (private-files.ts).
+  createPrivately();
   try {
     return loadConfig();
   } catch (err) {
