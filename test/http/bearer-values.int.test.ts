@@ -80,16 +80,27 @@ test('no upload URL signature, API key or webhook secret in DATA_DIR, a backup o
   assert.deepEqual(leaks(Buffer.from(exported), secrets), []);
 });
 
-test('a webhook secret is in no DATA_DIR file, backup or export', { todo: 'issue 17 encrypts webhook secrets at rest; until it lands the ledger holds them' }, async (t) => {
+test('a webhook secret, first or rotated, is in no DATA_DIR file, backup or export (sealed in the vault, issue 17)', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-bearer-'));
+  const backupDir = join(mkdtempSync(join(tmpdir(), 'rc-bearer-backup-')), 'b');
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  t.after(() => rmSync(join(backupDir, '..'), { recursive: true, force: true }));
   const h = await startHarness(t, { dataDir, env: { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' } });
   const { apiKey } = await h.createKey();
   const endpoint = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, body: { url: 'http://127.0.0.1:9/hook' } });
   assert.equal(endpoint.status, 201);
-  const secret = String(endpoint.body.secret);
-  const secrets = { 'webhook secret': secret, 'webhook secret (base64 part)': secret.replace(/^whsec_/, '') };
+  const rotated = await h.request('POST', `/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { key: apiKey });
+  assert.equal(rotated.status, 200);
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of [['first', String(endpoint.body.secret)], ['rotated', String(rotated.body.secret)]]) {
+    secrets[`webhook secret ${name}`] = value!;
+    secrets[`webhook secret ${name} (base64 part)`] = value!.replace(/^whsec_/, '');
+  }
   for (const file of filesUnder(dataDir)) assert.deepEqual(leaks(readFileSync(file), secrets), [], file);
+  await backup(dataDir, backupDir);
+  for (const file of filesUnder(backupDir)) assert.deepEqual(leaks(readFileSync(file), secrets), [], file);
+  assert.deepEqual(exposedEntries(dataDir), []);
+  assert.deepEqual(exposedEntries(backupDir), []);
   assert.deepEqual(leaks(Buffer.from(await exportAll(dataDir)), secrets), []);
 });
 

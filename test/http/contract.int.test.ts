@@ -65,7 +65,7 @@ test('every answer, valid request or not, is declared in the served OpenAPI docu
   const endpoint = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, body: { url: 'https://example.com/hook', events: ['job.completed'] } });
 
   const long = 'x'.repeat(150);
-  const ids = [job.body.job_id, handle, endpoint.body?.endpoint_id ?? 'we_none', long, '00000000-0000-4000-8000-000000000000', 'caf%C3%A9', '%zz', 'a.b', ''];
+  const ids = [job.body.job_id, handle, endpoint.body?.id ?? 'we_none', long, '00000000-0000-4000-8000-000000000000', 'caf%C3%A9', '%zz', 'a.b', ''];
   const auths: Record<string, string>[] = [{}, { authorization: 'Bearer rk_nope' }, { authorization: `Bearer ${apiKey}` }];
   const bodies: { headers: Record<string, string>; body?: string | Buffer }[] = [
     { headers: {} },
