@@ -1,21 +1,13 @@
 // A short real clip for the queue benches: the first `seconds` of a shared clip, stream-copied (no
 // re-encoding: the same encoder's bytes a partner's phone made); a generated clip on a fresh clone.
-import { EncodedVideoChunk, Mp4Demuxer, Mp4Muxer } from '@napi-rs/webcodecs';
+import { EncodedVideoChunk, Mp4Muxer } from '@napi-rs/webcodecs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeVideo } from '../../test/support/videos.js';
+import { demuxAll, makeVideo } from '../../test/support/videos.js';
 import { videosDir } from '../shared-videos.js';
 
 export async function firstSeconds(mp4Path: string, seconds: number): Promise<Buffer> {
-  const chunks: EncodedVideoChunk[] = [];
-  const demuxer = new Mp4Demuxer({ videoOutput: (c) => chunks.push(c), error: () => undefined });
-  await demuxer.load(mp4Path);
-  const config = demuxer.videoDecoderConfig!;
-  for (;;) {
-    await demuxer.demuxAsync(256);
-    if (demuxer.state === 'ended' || demuxer.state === 'closed') break;
-  }
-  demuxer.close();
+  const { chunks, config } = await demuxAll(mp4Path);
   const t0 = Math.min(...chunks.map((c) => c.timestamp));
   const muxer = new Mp4Muxer({});
   muxer.addVideoTrack({ codec: config.codec, width: config.codedWidth, height: config.codedHeight, description: config.description });

@@ -228,8 +228,8 @@ export async function storedSideways(mp4Path: string): Promise<Buffer> {
   return withRotation(video, 90);
 }
 
-/** The MP4's video stream repeated (stream copy, no re-encoding) until it lasts about `seconds`. */
-export async function looped(mp4Path: string, seconds: number): Promise<Buffer> {
+/** Every encoded video chunk of an MP4 and its decoder config, read with no decoding. */
+export async function demuxAll(mp4Path: string): Promise<{ chunks: EncodedVideoChunk[]; config: NonNullable<Mp4Demuxer['videoDecoderConfig']> }> {
   const chunks: EncodedVideoChunk[] = [];
   const demuxer = new Mp4Demuxer({ videoOutput: (c) => chunks.push(c), error: () => undefined });
   await demuxer.load(mp4Path);
@@ -239,6 +239,12 @@ export async function looped(mp4Path: string, seconds: number): Promise<Buffer> 
     if (demuxer.state === 'ended' || demuxer.state === 'closed') break;
   }
   demuxer.close();
+  return { chunks, config };
+}
+
+/** The MP4's video stream repeated (stream copy, no re-encoding) until it lasts about `seconds`. */
+export async function looped(mp4Path: string, seconds: number): Promise<Buffer> {
+  const { chunks, config } = await demuxAll(mp4Path);
   const packets = chunks.map((c) => {
     const data = new Uint8Array(c.byteLength);
     c.copyTo(data);
