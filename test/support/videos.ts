@@ -184,10 +184,7 @@ export function withDeclaredDuration(mp4: Buffer, seconds: number): Buffer {
  * decoder) honours the flag, as a phone filming portrait would store it.
  */
 export async function storedSideways(mp4Path: string): Promise<Buffer> {
-  const chunks: unknown[] = [];
-  const demuxer = new Mp4Demuxer({ videoOutput: (c) => chunks.push(c), error: () => undefined });
-  await demuxer.load(mp4Path);
-  const config = demuxer.videoDecoderConfig!;
+  const { chunks, config } = await demuxAll(mp4Path);
   const frames: { rgba: Uint8Array; w: number; h: number; ts: number }[] = [];
   const pending: VideoFrame[] = [];
   const dec = new VideoDecoder({ output: (f) => pending.push(f), error: () => undefined });
@@ -201,16 +198,13 @@ export async function storedSideways(mp4Path: string): Promise<Buffer> {
       f.close();
     }
   };
-  for (;;) {
-    await demuxer.demuxAsync(64);
-    for (const c of chunks.splice(0)) dec.decode(c as never);
+  for (const c of chunks) {
+    dec.decode(c);
     while (dec.decodeQueueSize > 8) { await tick(); await take(); }
     await take();
-    if (demuxer.state === 'ended' || demuxer.state === 'closed') break;
   }
   await dec.flush();
   await take();
-  demuxer.close();
   const { w, h } = frames[0]!;
   const t0 = frames[0]!.ts;
   const video = await makeVideo({
@@ -231,13 +225,12 @@ export async function storedSideways(mp4Path: string): Promise<Buffer> {
 /** Every encoded video chunk of an MP4 and its decoder config, read with no decoding. */
 export async function demuxAll(mp4Path: string): Promise<{ chunks: EncodedVideoChunk[]; config: NonNullable<Mp4Demuxer['videoDecoderConfig']> }> {
   const chunks: EncodedVideoChunk[] = [];
-  const demuxer = new Mp4Demuxer({ videoOutput: (c) => chunks.push(c), error: () => undefined });
+  // The async iterator, not demuxAsync + callback: the callback mode can report 'ended' before
+  // its last packets arrive (see src/analysis/decoder/child.mjs).
+  const demuxer = new Mp4Demuxer({ videoOutput: () => undefined, error: () => undefined });
   await demuxer.load(mp4Path);
   const config = demuxer.videoDecoderConfig!;
-  for (;;) {
-    await demuxer.demuxAsync(256);
-    if (demuxer.state === 'ended' || demuxer.state === 'closed') break;
-  }
+  for await (const item of demuxer) if (item.chunkType === 'video' && item.videoChunk) chunks.push(item.videoChunk);
   demuxer.close();
   return { chunks, config };
 }

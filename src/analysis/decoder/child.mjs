@@ -73,9 +73,9 @@ async function open(path) {
     file.close();
   }
   await loadCodecs();
-  const chunks = [];
   let demuxError;
-  const init = { videoOutput: (c) => chunks.push(c), error: (e) => { demuxError = e; } };
+  // Packets are read through the async iterator (see decode); the callback is required but unused.
+  const init = { videoOutput: (c) => c.close?.(), error: (e) => { demuxError = e; } };
   const demuxer = kind === 'mp4' ? new codecs.Mp4Demuxer(init) : kind === 'webm' ? new codecs.WebMDemuxer(init) : new codecs.MkvDemuxer(init);
   try {
     await demuxer.load(path);
@@ -89,13 +89,17 @@ async function open(path) {
   if (!(w > 0 && h > 0)) throw new BadInput('the video stream declares no picture size');
   if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_PIXELS) throw new BadInput(`the picture size ${w}x${h} is larger than the ${MAX_SIDE}px / ${MAX_PIXELS} pixel limit`);
   const durationUs = Number(demuxer.duration ?? track.duration ?? 0);
-  return { demuxer, chunks, track, config, rotation: rotationOf(matrix), durationUs: Number.isFinite(durationUs) && durationUs > 0 ? durationUs : 0, error: () => demuxError };
+  return { demuxer, track, config, rotation: rotationOf(matrix), durationUs: Number.isFinite(durationUs) && durationUs > 0 ? durationUs : 0, error: () => demuxError };
 }
 
 /** Frame rate from the first packets' timestamps (median spacing), without decoding. */
 async function estimateFps(src) {
-  await src.demuxer.demuxAsync(120);
-  const ts = src.chunks.map((c) => c.timestamp).sort((a, b) => a - b);
+  const ts = [];
+  for await (const item of src.demuxer) {
+    if (item.chunkType === 'video' && item.videoChunk) ts.push(item.videoChunk.timestamp);
+    if (ts.length >= 120) break;
+  }
+  ts.sort((a, b) => a - b);
   const gaps = [];
   for (let i = 1; i < ts.length; i++) if (ts[i] > ts[i - 1]) gaps.push(ts[i] - ts[i - 1]);
   if (!gaps.length) return 0;
@@ -193,19 +197,19 @@ async function decode(path, fps, outW, outH, maxMs) {
     while (frames.length) await take(frames.shift());
   };
 
-  for (;;) {
-    await src.demuxer.demuxAsync(32);
-    if (src.error()) throw new BadInput(`demuxing failed: ${src.error().message ?? src.error()}`);
-    for (const c of src.chunks.splice(0)) {
-      if (decodeError) break;
-      decoder.decode(fix(c));
-      sent++;
-    }
+  // The demuxer's async iterator hands over each packet as it is read. Its callback mode
+  // (demuxAsync + videoOutput) queues packets from another thread and can report 'ended' before
+  // the last ones are delivered: under load a clip lost its last four packets, and its last rep.
+  for await (const item of src.demuxer) {
+    if (item.chunkType !== 'video' || !item.videoChunk) continue;
+    if (decodeError) break;
+    decoder.decode(fix(item.videoChunk));
+    sent++;
     while (decoder.decodeQueueSize > 16) { await tick(); await drain(); }
-    if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
     await drain();
-    if (src.demuxer.state === 'ended' || src.demuxer.state === 'closed') break;
   }
+  if (src.error()) throw new BadInput(`demuxing failed: ${src.error().message ?? src.error()}`);
+  if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
   await decoder.flush();
   // flush() can resolve before the output callbacks of the last frames have run (they are queued
   // from FFmpeg's threads to this one): on a busy machine the last frame or two were lost, and the
