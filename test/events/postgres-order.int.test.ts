@@ -76,11 +76,14 @@ test('slow and fast commits interleaved: every subscriber and every poller sees 
     const got: RecordedEvent[] = [];
     subscribers.push(got);
     let cursor = 0;
-    for (let idle = 0; writing || idle < 3; ) {
+    // Stops after three empty reads that all began once every append had committed: an idle
+    // count from while writers were still busy would end the loop before their last events.
+    for (let idle = 0; idle < 3; ) {
+      const done = !writing;
       const page = await writers[0]!.readAll(cursor, pageSize);
       if (page.length > 0) cursor = page.at(-1)!.position;
       got.push(...page);
-      idle = page.length === 0 ? idle + 1 : 0;
+      idle = page.length === 0 && done ? idle + 1 : 0;
       if (page.length === 0) await sleep(2);
     }
   });

@@ -51,7 +51,9 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: a cold tsx start on a loaded 2-core machine has taken over 30 s. A server that misses
+  // it is killed, so a failed test never leaves it running (holding its DATA_DIR, hanging the file).
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${out}`);
     try {
@@ -59,7 +61,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
