@@ -16,13 +16,19 @@ export interface JudgedRep {
   durationS: number;
   /** Cut off by the end of the set (the clip or the posture ended mid-rep): invalid, not judged. */
   endsSet?: boolean;
+  /** Ids of the rules that gave this rep a verdict (a fault or a pass); the rest were not checked. */
+  checked?: string[];
 }
 
 export interface SetContext {
   def: ExerciseDef;
   view: ViewAngle | 'unknown';
-  /** Rules skipped because this view cannot show them. */
-  unjudgedRules: { name: string; views: ViewAngle[] }[];
+  /**
+   * Rules not assessed in this set: `view` when this view cannot show them at all, `unseen` when
+   * the view could but no repetition showed what they read (the body turned past the angle the
+   * rule needs, or the joints hidden): either way "Not checked", never a pass.
+   */
+  unjudgedRules: { name: string; views: ViewAngle[]; reason?: 'view' | 'unseen' }[];
   personSeen: boolean;
 }
 
@@ -111,7 +117,9 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   }
   for (const r of ctx.unjudgedRules.slice(0, 2)) {
     out.push({ ...base, priority: 1, category: 'setup', name: `Not checked: ${r.name.toLowerCase()}`,
-      description: `${r.name} cannot be judged from a ${view} view, so it was not assessed.`,
+      description: r.reason === 'unseen'
+        ? `${r.name} could not be measured on any repetition of this video (the body turned away from the angle it needs, the joints it reads hidden, or no complete repetition), so it was not assessed.`
+        : `${r.name} cannot be judged from a ${view} view, so it was not assessed.`,
       correction: `Record a set from the ${r.views.join(' or ')} to have it checked.` });
   }
   const valid = reps.filter((r) => r.valid);
@@ -127,7 +135,9 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   // Only what held on every rep is worth keeping: a rule in a category some rep was faulted in is
   // not held up as a strength of the set.
   const faultedCategories = new Set(reps.flatMap((r) => r.issues.map((i) => i.category)));
-  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && judgedFrom(r, view) &&
+  // A rule no rep was checked by is "Not checked", never something to keep.
+  const notChecked = new Set(ctx.unjudgedRules.map((r) => r.name));
+  const judged = ctx.def.rules.filter((r) => view !== 'unknown' && judgedFrom(r, view) && !notChecked.has(r.name) &&
     !faultedCategories.has(r.category) && !faultedCategories.has(r.strength.category));
   for (const r of reps.length ? judged.slice(0, 2) : []) {
     out.push({ ...base, priority: 1, category: r.category, name: `Keep: ${r.strength.name.toLowerCase()}`,

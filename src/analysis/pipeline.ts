@@ -26,6 +26,7 @@ export interface PipelineOutput {
 function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown', endsSet = false): JudgedRep {
   const issues: JudgedRep['issues'] = [];
   const strengths: RepStrength[] = [];
+  const checked: string[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
   if (!attempt.valid && endsSet) {
     // Nothing to judge: the rep was never finished, and its depth is no fault of the person.
@@ -51,6 +52,7 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     if (!attempt.valid && rule.category === 'range_of_motion') continue;
     const finding = rule.check(rep);
     if (finding === undefined) continue;
+    checked.push(rule.id);
     if (finding === null) {
       strengths.push(rule.strength);
       continue;
@@ -62,7 +64,7 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     };
     issues.push(issue);
   }
-  return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths: consistentStrengths(issues, strengths), durationS: rep.durationS };
+  return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths: consistentStrengths(issues, strengths), durationS: rep.durationS, checked };
 }
 
 /**
@@ -150,7 +152,15 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     return judge(def, rep, a, repAngle, endsSet);
   });
   const seenFrames = poses.filter(torsoSeen).length;
-  const unjudgedRules = view === 'unknown' ? [] : def.rules.filter((r) => !judgedFrom(r, view)).map((r) => ({ name: r.name, views: ruleViews(r) }));
+  // Not checked: the rules this view cannot show, then those it could but that no judged rep gave a
+  // verdict (each rule checks on the rep itself that it sees what it reads: yaw, joints seen).
+  const judgedReps = reps.filter((r) => !r.endsSet);
+  const unjudgedRules = view === 'unknown' ? [] : [
+    ...def.rules.filter((r) => !judgedFrom(r, view)).map((r) => ({ name: r.name, views: ruleViews(r), reason: 'view' as const })),
+    ...(judgedReps.length ? def.rules.filter((r) => judgedFrom(r, view) && !judgedReps.some((j) => j.checked?.includes(r.id))
+      && !(r.category === 'range_of_motion' && judgedReps.every((j) => !j.valid)))
+      .map((r) => ({ name: r.name, views: ruleViews(r), reason: 'unseen' as const })) : []),
+  ];
   const result: AnalysisResult = {
     repetitions: toRepetitions(reps),
     overall_feedback: overallFeedback(reps, { def, view, unjudgedRules, personSeen: seenFrames >= Math.max(1, poses.length * 0.2) }),

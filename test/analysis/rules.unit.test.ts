@@ -80,6 +80,46 @@ test('squat knee valgus (front view): a single knee caving inside its foot is fl
   assert.ok(r && /One knee/.test(r.description), r?.description);
 });
 
+test('squat knee valgus is judged only near square-on: a person turned to a diagonal is not checked', () => {
+  // The same caving knees with the whole figure turned about 60 deg from the camera (every x
+  // offset from the midline shortened to cos 60 deg): the knees' narrowing is then mixed with
+  // their forward travel, so the rule says "not checked" rather than guess, whatever the view's name.
+  const turned = (u: number) => frontSquatter(u, 25 * u).map((k) => ({ ...k, x: 300 + (k.x - 300) * Math.cos((60 * Math.PI) / 180) }));
+  assert.equal(rule(squat, 'squat-knee-valgus').check(repOf(turned, 'front')), undefined);
+});
+
+test('squat rules judge what was held, not one frame: a single-frame knee glitch is not valgus', () => {
+  // Both knees jump inside the ankles for one frame at the bottom (a keypoint slip), then track well.
+  const glitch = (u: number) => {
+    const kps = frontSquatter(u);
+    if (u > 0.999) { kps[KP.leftKnee] = { ...kps[KP.leftKnee]!, x: 300 + 10 }; kps[KP.rightKnee] = { ...kps[KP.rightKnee]!, x: 300 - 10 }; }
+    return kps;
+  };
+  const frames = buildContext(series(10, 2, (t) => glitch(Math.abs(t - 1) < 0.01 ? 1 : Math.min(0.99, Math.sin((Math.PI * t) / 2)))), 10);
+  const rep: RepView = { frames, peak: 10, peakProgress: 1, valid: true, durationS: 2, view: 'front' };
+  assert.equal(rule(squat, 'squat-knee-valgus').check(rep), null);
+});
+
+test('push-up elbow flare is the upper arms\' angle to the body from the front: 35 deg passes, 80 deg is flared, side-on is not checked', () => {
+  // A plank filmed head-on: arms straight down at the top, at the bottom the upper arm lies level
+  // and reaches `reach` px sideways (its true length is 65 px of the 125 px arm).
+  const plank = (reach: number) => (u: number) => {
+    const kps: Keypoint[] = new Array(17).fill(null).map(() => ({ x: 300, y: 250, score: 0.9 }));
+    for (const [s, e, w, sign] of [[KP.leftShoulder, KP.leftElbow, KP.leftWrist, 1], [KP.rightShoulder, KP.rightElbow, KP.rightWrist, -1]] as const) {
+      const sh = { x: 300 + 60 * sign, y: 300 }, el = { x: sh.x + sign * reach * u, y: 300 + 65 * (1 - u) };
+      kps[s] = { ...sh, score: 0.9 }; kps[e] = { ...el, score: 0.9 }; kps[w] = { x: el.x, y: el.y + 60, score: 0.9 };
+    }
+    kps[KP.leftHip] = { x: 330, y: 280, score: 0.9 }; kps[KP.rightHip] = { x: 270, y: 280, score: 0.9 };
+    return kps;
+  };
+  const flare = rule(pushUp, 'push-up-elbow-flare');
+  assert.equal(flare.check(repOf(plank(38), 'front')), null);
+  const out = flare.check(repOf(plank(65), 'front'));
+  assert.ok(out && /opened about \d+ deg/.test(out.description), out?.description);
+  // The same frames called side-on by their name: the sideways reach is not read.
+  assert.equal(flare.check(repOf(plank(65), 'side')), undefined);
+});
+
 test('squat torso lean beyond 50 deg is flagged, an upright squat is a strength', () => {
   assert.equal(rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 45 * u }), 'side')), null);
   const lean = rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 64 * u }), 'side'));

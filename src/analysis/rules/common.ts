@@ -5,6 +5,7 @@ import type { CameraAngle, FormRule, FrameCtx, RepView, Severity } from '../exer
 import {
   angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Side,
 } from '../signals.js';
+import { yawOf } from '../view.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
 
@@ -67,6 +68,27 @@ export function headDown(f: FrameCtx): boolean {
   return (sh.y - n.y) / f.armLen < 0.15;
 }
 
+/**
+ * The camera's yaw to the body over one rep (median over its frames, degrees: 0 square-on, 90
+ * side-on). Rules whose measurement needs a plane of the body seen flat check it on the rep
+ * itself: the clip's view name is coarser (a person filmed from behind is named `back` at any yaw,
+ * and a plank's view can be named diagonal while the body line is seen side-on).
+ */
+export function repYaw(rep: RepView): number {
+  return quantile(rep.frames.map(yawOf), 0.5);
+}
+
+/** Within this yaw the frontal plane is seen flat: the view classifier's own front limit (view.ts). */
+export const SQUARE_ON_YAW = 30;
+/** From this yaw on the sagittal plane is seen flat: the classifier's side limit without elbow cues. */
+export const SIDE_ON_YAW = 62;
+
+/** The rep was filmed near square-on (front or back), so the frontal plane shows. */
+export const squareOn = (rep: RepView) => repYaw(rep) < SQUARE_ON_YAW;
+
+/** The rep was filmed side-on: named side, or turned at least SIDE_ON_YAW whatever its name. */
+export const sideOn = (rep: RepView) => rep.view === 'side' || repYaw(rep) >= SIDE_ON_YAW;
+
 /** Values of a measure over the rep with the index of the extreme one. */
 export function extreme(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 'min'): { value: number; index: number } {
   let best = NaN, index = rep.peak;
@@ -76,6 +98,21 @@ export function extreme(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 
     if (!Number.isFinite(best) || (kind === 'max' ? v > best : v < best)) { best = v; index = i; }
   });
   return { value: best, index };
+}
+
+/**
+ * The extreme a measure held for at least `frames` frames of the rep (the second-highest value
+ * with the default 2): a fault people see is held for a moment, while one frame's extreme is as
+ * often a keypoint that jumped. With fewer finite frames than that, the measure is unjudged (NaN).
+ * `where` limits the frames considered (e.g. the lower half of a squat).
+ */
+export function sustained(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 'min', where: (f: FrameCtx) => boolean = () => true, frames = 2): { value: number; index: number } {
+  const vals = rep.frames.map((f, i) => ({ v: where(f) ? m(f) : NaN, i })).filter((x) => Number.isFinite(x.v));
+  if (vals.length < frames) return { value: NaN, index: rep.peak };
+  vals.sort((a, b) => (kind === 'max' ? b.v - a.v : a.v - b.v));
+  const at = vals[frames - 1]!;
+  // The evidence frame is the worst one: that is where the fault shows most clearly.
+  return { value: at.v, index: vals[0]!.i };
 }
 
 /** A quantile of the measure over the rep: robust to the one-frame keypoint glitches a max has. */

@@ -4,7 +4,8 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, round, wristDrop, bounceRule, graded } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, round, sideOn, wristDrop, bounceRule, graded } from './common.js';
+import { UPPER_ARM } from './body.js';
 
 /** Hip offset from the shoulder-ankle line in degrees, positive when sagging below it. */
 export function hipSag(f: FrameCtx): number {
@@ -39,6 +40,21 @@ export function elbowSpread(f: FrameCtx): number {
   return sw > 0 ? Math.abs(le.x - re.x) / sw : NaN;
 }
 
+/**
+ * How far the upper arms open from the body, degrees (0 along the sides, 90 straight out to the
+ * sides), from the front: each elbow's sideways reach beyond its shoulder against this person's
+ * own upper-arm length. At the bottom of a push-up the upper arm lies about level, so its
+ * sideways part is the sine of its angle to the torso. Unlike the elbows' spread over the
+ * shoulders' it does not grow with hands placed wide or read a small shoulder span turned
+ * side-on as flaring; turned from square-on it reads low (the sideways reach shortens), never high.
+ */
+export function elbowFlare(f: FrameCtx): number {
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, le = f.p[KP.leftElbow]!, re = f.p[KP.rightElbow]!;
+  if (Math.min(ls.score, rs.score, le.score, re.score) < VISIBLE || !(f.armLen > 0)) return NaN;
+  const reach = (Math.abs(le.x - re.x) - Math.abs(ls.x - rs.x)) / 2;
+  return (Math.asin(clamp(reach / (UPPER_ARM * f.armLen), -1, 1)) * 180) / Math.PI;
+}
+
 /** The measure reads on at least half of the rep's frames: enough to judge the rep by it. */
 export function seenThrough(rep: RepView, m: (f: FrameCtx) => number): boolean {
   return rep.frames.filter((f) => Number.isFinite(m(f))).length * 2 >= rep.frames.length;
@@ -62,9 +78,13 @@ export const pushUp: ExerciseDef = {
       id: 'push-up-hips', category: 'alignment', name: 'Hips sagging or piking',
       correction: 'Squeeze the glutes and brace the abs so shoulders, hips and ankles stay in one straight line.',
       // From a diagonal the body line is foreshortened and the near and far limbs mix: a push-up
-      // people call good read 35-40 deg of "sag" there. Side-on only; elsewhere "Not checked".
-      views: ['side'],
+      // people call good read 35-40 deg of "sag" there (filmed about 52 deg from square-on).
+      // Judged side-on only, by the rep's own yaw: a rep named diagonal but seen within a few
+      // tens of degrees of side-on (a piked plank often is) shows the body line as well as a
+      // side view does. Elsewhere "Not checked".
+      views: ['side', 'diagonal'],
       check(rep) {
+        if (!sideOn(rep)) return undefined;
         // Judged only when the shoulder-hip-ankle line is seen through most of the rep: a few
         // frames while getting into position are not the rep.
         if (!seenThrough(rep, hipSag)) return undefined;
@@ -108,8 +128,10 @@ export const pushUp: ExerciseDef = {
     {
       id: 'push-up-head', category: 'posture', name: 'Head dropping',
       correction: 'Keep the neck long and the gaze slightly ahead of the hands, in line with the spine.',
-      views: ['side'],
+      // Side-on only, by the rep's own yaw (as for the hips above).
+      views: ['side', 'diagonal'],
       check(rep) {
+        if (!sideOn(rep)) return undefined;
         // The ear sits above the shoulder joint, so a neutral neck already reads up to 35 deg here
         // (people whose push-ups others call good read -5 to 35); the median over the rep is
         // compared with a limit just above that range.
@@ -126,10 +148,16 @@ export const pushUp: ExerciseDef = {
       correction: 'Tuck the elbows to about 45 deg from the body instead of pointing them straight out.',
       views: ['front', 'diagonal'],
       check(rep) {
-        const v = atPeak(rep, elbowSpread);
+        // Seen side-on the elbows overlap the shoulders and their sideways reach is noise (a
+        // piked plank named diagonal, 80 deg from square-on, once read as flared): not checked.
+        if (sideOn(rep)) return undefined;
+        // Coaches ask for the upper arms about 45 deg from the body; good push-ups people judged
+        // read 28-37 deg from the front. Flared is the arms opening toward 90 deg ("T" shape):
+        // past 65 deg, at the bottom, where the shoulder is loaded.
+        const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
-        if (v <= 1.9) return null;
-        return { ...graded(v - 1.9, 0.3, 0.6), evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart, flared out to the sides.` };
+        if (v <= 65) return null;
+        return { ...graded(v - 65, 8, 16), evidence: rep.peak, description: `At the bottom the upper arms opened about ${round(v)} deg from the body, flared out to the sides (about 45 deg protects the shoulders).` };
       },
       strength: { category: 'alignment', name: 'Elbows tucked', description: 'Elbows stayed at a safe angle to the body.' },
     },

@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, clamp, extreme, hipHeight, kneeAngle, over, round, torsoLean, upright, bounceRule, graded } from './common.js';
+import { atPeak, clamp, extreme, hipHeight, kneeAngle, over, round, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -145,9 +145,11 @@ export const squat: ExerciseDef = {
   signal: 'mean of knee flexion (170 to 90 deg) and hip drop toward the ankles (relative to standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
   progress: (f, cal) => legProgress(f, cal.standing!, 0.45),
-  // Bending over to pick up a weight drops the hips too, with the torso near horizontal.
-  gate: (f) => upright(f, 55, true),
-  gateDescription: 'torso within 55 deg of vertical',
+  // Bending over to pick up a weight drops the hips too, with the torso near horizontal. At the
+  // bottom of a deep squat the torso leans further (55-70 deg with the knees folded past 90, hips
+  // near the heels), and that is still the squat: a bend with the knees that bent is one.
+  gate: (f) => upright(f, 55, true) || (upright(f, 75) && kneeAngle(f) < 90),
+  gateDescription: 'torso within 55 deg of vertical, or within 75 deg with the knees bent past 90 deg',
   rules: [
     {
       id: 'squat-depth', category: 'range_of_motion', name: 'Squat depth',
@@ -212,10 +214,16 @@ export const squat: ExerciseDef = {
       correction: 'Push the knees out over the toes on the way down and up; keep the weight across the whole foot.',
       views: ['front'],
       check(rep) {
-        // Judged in the lower half of the rep, where valgus happens and the knees bear the load.
+        // Valgus is the knees moving toward the midline, a frontal-plane motion: only a camera
+        // near square-on to the hips shows it. Turned further (a diagonal, front or back), a knee
+        // travelling forward over the toes also moves across the picture and reads as caving in:
+        // two good squats filmed from behind at a diagonal were faulted that way.
+        if (!squareOn(rep)) return undefined;
+        // Judged in the lower half of the rep, where valgus happens and the knees bear the load,
+        // on what the knees held for more than one frame.
         const low = (f: FrameCtx) => kneeProgress(f) > 0.3 || hipHeight(f) < 0.8;
-        const width = extreme(rep, (f) => (low(f) ? kneeToAnkleWidth(f) : NaN), 'min');
-        const inside = extreme(rep, (f) => (low(f) ? kneeCollapse(f) : NaN), 'max');
+        const width = sustained(rep, kneeToAnkleWidth, 'min', low);
+        const inside = sustained(rep, kneeCollapse, 'max', low);
         if (!Number.isFinite(width.value) && !Number.isFinite(inside.value)) return undefined;
         if (width.value < 0.85) {
           return { ...graded(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` };
@@ -236,7 +244,7 @@ export const squat: ExerciseDef = {
       correction: 'Keep the chest up and brace the core; let the hips sit down between the heels rather than back.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, torsoLean, 'max');
+        const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (a demo
         // people call correct leans 47); past 50 the chest is collapsing.
