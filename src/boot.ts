@@ -41,7 +41,8 @@ export function onShutdown(close: () => Promise<void>, graceSeconds = 0) {
 /** Opens the stores, or stops the boot with one line saying which could not be reached. */
 export async function openServiceOrExit(config: Config): Promise<Service> {
   try {
-    return await openService(config);
+    // Long-running processes (API server, worker): the ledger commits on a thread of its own.
+    return await openService(config, undefined, { ledgerWriter: 'thread' });
   } catch (err) {
     process.stderr.write(`cannot open the service's stores (EVENT_STORE=${config.eventStore}, STORAGE_DRIVER=${config.storageDriver}, DATA_DIR=${config.dataDir}): ${(err as Error).message}\n`);
     process.exit(1);

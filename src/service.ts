@@ -48,7 +48,16 @@ export const paths = (dataDir: string) => ({
 });
 
 /** The ledger EVENT_STORE names; a server store is connected (and PostgreSQL's schema migrated) before this returns. */
-export async function openEventStore(config: Config, clock: () => Date = () => new Date()): Promise<EventStore> {
+export interface OpenOptions {
+  /**
+   * Where the SQLite ledger commits (events/store/sqlite.ts): 'thread' for the long-running API
+   * server and worker (boot.ts), so a commit's fsync never holds their event loop; 'inline' (the
+   * default) for one-shot commands, which need no thread started.
+   */
+  ledgerWriter?: 'thread' | 'inline';
+}
+
+export async function openEventStore(config: Config, clock: () => Date = () => new Date(), opts: OpenOptions = {}): Promise<EventStore> {
   // The server stores' clients are imported only when chosen, so the default never loads them.
   if (config.eventStore === 'kurrentdb') return new (await import('./events/store/kurrentdb.js')).KurrentDbEventStore(config.kurrentdbUrl!, { clock });
   if (config.eventStore === 'postgres') {
@@ -56,10 +65,10 @@ export async function openEventStore(config: Config, clock: () => Date = () => n
     const { url, schema, poolSize } = config.postgres;
     return PostgresEventStore.open(url!, { schema, poolSize, clock, busyTimeoutMs: config.storeBusyTimeoutMs });
   }
-  return new SqliteEventStore(paths(config.dataDir).ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs });
+  return new SqliteEventStore(paths(config.dataDir).ledger, { clock, busyTimeoutMs: config.storeBusyTimeoutMs, writer: opts.ledgerWriter });
 }
 
-export async function openService(config: Config, clock: () => Date = () => new Date()): Promise<Service> {
+export async function openService(config: Config, clock: () => Date = () => new Date(), opts: OpenOptions = {}): Promise<Service> {
   // Private from birth (0600/0700), and anything an older version or a copy left open is closed now.
   createPrivately();
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
@@ -68,7 +77,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
     process.stderr.write(`DATA_DIR ${config.dataDir}: took group and other access away from ${privacy.fixed.length} of ${privacy.checked} entries (${privacy.fixed.slice(0, 5).join(', ')}${privacy.fixed.length > 5 ? ', ...' : ''})\n`);
   }
   const files = paths(config.dataDir);
-  const store = await openEventStore(config, clock);
+  const store = await openEventStore(config, clock, opts);
   // A rebuild swaps the file under a running server; readDb() notices and reopens (projections/live.ts).
   const readModels = openLiveReadModels(files.readModels, {
     busyTimeoutMs: config.storeBusyTimeoutMs,

@@ -10,3 +10,6 @@ const dir = mkdtempSync(join(tmpdir(), 'rc-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 eventStoreContract('sqlite', { open: async () => new SqliteEventStore(join(dir, 'ledger.db')) });
+
+// The API server's configuration: commits on the writer thread (events/store/sqlite.ts).
+eventStoreContract('sqlite (writer thread)', { open: async () => new SqliteEventStore(join(dir, 'ledger-threaded.db'), { writer: 'thread' }) });

@@ -10,7 +10,7 @@ import { decideJob } from '../../src/commands/jobs.js';
 import { submitJob } from '../../src/commands/partner.js';
 import { remaining, type KeyState } from '../../src/commands/state.js';
 import { ledgerStream, type LedgerEvent } from '../../src/events/ledger.js';
-import type { EventStore } from '../../src/events/store/port.js';
+import type { EventStore, QueuedAppend } from '../../src/events/store/port.js';
 import { SqliteEventStore } from '../../src/events/store/sqlite.js';
 import { startRunner } from '../../src/runner/runner.js';
 import { openService, type Service } from '../../src/service.js';
@@ -41,9 +41,12 @@ async function seed(store: EventStore, limit: number | null, queued: boolean) {
   await store.append(ledgerStream(KEY), events, -1);
 }
 
-/** The store with every read and append taking place when the scheduler says so. */
-function scheduled(store: EventStore, s: fc.Scheduler): EventStore {
-  return {
+/**
+ * The store with every read and append taking place when the scheduler says so. `pipelined`: it
+ * also group-commits (enqueue), each commit's answer reaching its caller when the scheduler says.
+ */
+function scheduled(store: SqliteEventStore, s: fc.Scheduler, pipelined = false): EventStore {
+  const plain: EventStore = {
     append: async (...args) => {
       await s.schedule(Promise.resolve(), `append ${args[1].map((e) => e.type).join('+')}`);
       return store.append(...args);
@@ -58,6 +61,25 @@ function scheduled(store: EventStore, s: fc.Scheduler): EventStore {
     checkItems: (stream) => store.checkItems(stream),
     close: () => store.close(),
   };
+  if (!pipelined) return plain;
+  const rawOf = new WeakMap<QueuedAppend, QueuedAppend>();
+  const later = <T>(label: string, p: Promise<T>) => p.then(
+    async (v) => (await s.schedule(Promise.resolve(), label), v),
+    async (err) => {
+      await s.schedule(Promise.resolve(), label);
+      throw err;
+    },
+  );
+  return {
+    ...plain,
+    enqueue: (stream, events, expected, after) => {
+      const q = store.enqueue(stream, events, expected, after && rawOf.get(after));
+      const wrapped = { done: later(`commit ${events.map((e) => e.type).join('+')}`, q.done) };
+      wrapped.done.catch(() => undefined);
+      rawOf.set(wrapped, q);
+      return wrapped;
+    },
+  };
 }
 
 const submit = (handle: string, jobId: string) => (s: KeyState) =>
@@ -69,10 +91,10 @@ const contender = (decide: (s: KeyState) => LedgerEvent[]): Contender => {
   return c;
 };
 
-async function race(s: fc.Scheduler, separateCaches: boolean, limit: number | null, queued: boolean, a: Contender, b: Contender) {
+async function race(s: fc.Scheduler, separateCaches: boolean, limit: number | null, queued: boolean, a: Contender, b: Contender, pipelined = false) {
   const raw = new SqliteEventStore(':memory:');
   await seed(raw, limit, queued);
-  const store = scheduled(raw, s);
+  const store = scheduled(raw, s, pipelined);
   const first = createLedger(store);
   const second = separateCaches ? createLedger(store) : first;
   const outcomes = await s.waitFor(Promise.allSettled([first.handle(KEY, a.decide), second.handle(KEY, b.decide)]));
@@ -85,10 +107,10 @@ async function race(s: fc.Scheduler, separateCaches: boolean, limit: number | nu
 
 test('two submissions racing for the last unit: exactly one wins, the other re-decides and is refused (fc.scheduler)', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.scheduler(), fc.boolean(), async (s, separateCaches) => {
+    fc.asyncProperty(fc.scheduler(), fc.boolean(), fc.boolean(), async (s, separateCaches, pipelined) => {
       const a = contender(submit('up_a', 'job_a'));
       const b = contender(submit('up_b', 'job_b'));
-      const { outcomes, events } = await race(s, separateCaches, 1, false, a, b);
+      const { outcomes, events } = await race(s, separateCaches, 1, false, a, b, pipelined);
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o) => o.status === 'rejected');
       assert.equal(won.length, 1, 'exactly one submission wins');
@@ -105,10 +127,10 @@ test('two submissions racing for the last unit: exactly one wins, the other re-d
 
 test('two submissions racing with units to spare both win, one after re-deciding (fc.scheduler)', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.scheduler(), fc.boolean(), fc.constantFrom(2, 3, null), async (s, separateCaches, limit) => {
+    fc.asyncProperty(fc.scheduler(), fc.boolean(), fc.constantFrom(2, 3, null), fc.boolean(), async (s, separateCaches, limit, pipelined) => {
       const a = contender(submit('up_a', 'job_a'));
       const b = contender(submit('up_b', 'job_b'));
-      const { outcomes, events } = await race(s, separateCaches, limit, false, a, b);
+      const { outcomes, events } = await race(s, separateCaches, limit, false, a, b, pipelined);
       assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled']);
       assert.equal(events.filter((e) => e.type === 'JobQueued').length, 2);
       const held = outcomes.map((o) => (o as PromiseFulfilledResult<{ state: KeyState }>).value.state.held).sort();
@@ -123,12 +145,12 @@ test('two submissions racing with units to spare both win, one after re-deciding
 
 test('a partner cancel racing the start of a queued job: exactly one of them happens (fc.scheduler)', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.scheduler(), fc.boolean(), async (s, separateCaches) => {
+    fc.asyncProperty(fc.scheduler(), fc.boolean(), fc.boolean(), async (s, separateCaches, pipelined) => {
       const cancel = contender((st) => decideJob({ type: 'CancelJob', jobId: 'job_c', by: 'partner', finished: true, now: later }, st));
       const start = contender((st) =>
         decideJob({ type: 'StartJob', jobId: 'job_c', worker: 'w1', leaseUntil: expiresAt, maxAttempts: 3, now: later }, st),
       );
-      const { outcomes, events } = await race(s, separateCaches, 2, true, cancel, start);
+      const { outcomes, events } = await race(s, separateCaches, 2, true, cancel, start, pipelined);
       const types = events.map((e) => e.type);
       assert.equal(types.length, 1, 'exactly one of JobCancelled and JobStarted is appended');
       if (types[0] === 'JobCancelled') {

@@ -23,9 +23,25 @@ export interface AppendResult {
   lastPosition: number;
 }
 
+/** An append waiting in a group-committing store's queue (EventStore.enqueue). */
+export interface QueuedAppend {
+  /** Settles once the transaction that holds it is durable (or it was refused). */
+  readonly done: Promise<AppendResult>;
+}
+
 export interface EventStore {
   /** Appends atomically, only if the stream is at `expectedRevision`; otherwise throws ConflictError and writes nothing. */
   append(stream: string, events: readonly LedgerEvent[], expectedRevision: number): Promise<AppendResult>;
+  /**
+   * Optional: a store that group-commits (SQLite) queues the append at once, writes it with every
+   * other append queued meanwhile in one transaction (one fsync), and settles `done` when that
+   * transaction is durable, with append()'s guarantees for each. `after`: an append queued earlier on
+   * this store to the same stream, that this one was decided on top of; this one is written only
+   * if that one was, else it is refused with ConflictError. So a caller may decide a stream's next
+   * command before the previous one is durable, and both share one commit. Stores without it
+   * (PostgreSQL, KurrentDB) are written one append at a time (commands/handle.ts).
+   */
+  enqueue?(stream: string, events: readonly LedgerEvent[], expectedRevision: number, after?: QueuedAppend): QueuedAppend;
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Events after `afterPosition` in global order, at most `limit` of them. */
   readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;

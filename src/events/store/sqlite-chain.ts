@@ -61,13 +61,14 @@ export class ChainWriter {
   }
 
   /**
-   * Inside the append's write transaction, before its inserts: where the new events chain from, or
-   * undefined while an unsealed ledger's backfill has not reached the head yet.
+   * Inside a batch's write transaction, before its inserts: the running root to chain from, or
+   * undefined while an unsealed ledger's backfill has not reached the head yet (then nothing of the
+   * batch is hashed here: the backfill picks it up).
    */
-  start(stream: string, expectedRevision: number): { prev: Buffer; root: Buffer } | undefined {
+  startBatch(): { root: Buffer } | undefined {
     const tip = this.tip();
     if (!this.isSealed() && tip.position !== (this.lastStmt.get()?.p ?? 0)) return undefined;
-    return { prev: this.previousHash(stream, expectedRevision), root: tip.root };
+    return { root: tip.root };
   }
 
   /** The stored hash of a stream's event; GENESIS before revision 0 (or when it has none: verify reports that). */

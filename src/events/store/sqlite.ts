@@ -1,11 +1,16 @@
 // The embedded event store: one SQLite file, WAL, synchronous=FULL so an acknowledged append
 // survives a power cut. Several processes may share the file; SQLite serializes the writers.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
+import type { LedgerEvent } from '../ledger.js';
 import { upcast } from '../upcasters.js';
-import { ConflictError, StoreUnavailableError, type AppendResult, type EventStore, type RecordedEvent } from './port.js';
+import { ConflictError, StoreUnavailableError, type AppendResult, type EventStore, type QueuedAppend, type RecordedEvent } from './port.js';
 import { CHAIN_DDL, ChainWriter, chainItems } from './sqlite-chain.js';
 import { canonicalJson, type CheckItem } from '../chain.js';
+import { batchWriter, type BatchEntry, type BatchResult, type BatchWriter } from './sqlite-batch.js';
+import type { WriteReply, WriteRequest, WriterData } from './sqlite-writer-thread.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -70,53 +75,203 @@ export function toRecorded(row: EventRow): RecordedEvent {
 /** Events per page of readStream (about a millisecond of parsing each). */
 const STREAM_PAGE = 500;
 
+/** An append in the queue of one SqliteEventStore (enqueue()). */
+class Queued implements QueuedAppend {
+  /** Set when its batch ends, before any continuation runs (a later batch's `after` check reads it). */
+  state: 'waiting' | 'written' | 'refused' = 'waiting';
+  readonly done: Promise<AppendResult>;
+  resolve!: (r: AppendResult) => void;
+  reject!: (err: unknown) => void;
+
+  constructor(
+    readonly stream: string,
+    readonly events: { type: string; data: string }[],
+    readonly expected: number,
+    readonly after: Queued | undefined,
+  ) {
+    this.done = new Promise<AppendResult>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // A caller that only reads `state` (or gives up) must not leave an unhandled rejection behind.
+    this.done.catch(() => undefined);
+  }
+}
+
+/** Appends written in one transaction at most (a bound on how long one commit holds the lock). */
+const MAX_BATCH = 1_000;
+
+/** The writer thread's module, with this file's extension (.ts from the sources), started by a plain-JS bootstrap. */
+const WRITER = new URL(`./sqlite-writer-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+const BOOT = new URL('../../projections/bulk-worker-boot.mjs', import.meta.url);
+
+export interface SqliteStoreOptions {
+  busyTimeoutMs?: number;
+  clock?: () => Date;
+  /**
+   * Where commits run. 'thread' (the API server's choice, service.ts): on a writer thread of its
+   * own, so the event loop goes on serving (and queueing the next batch) while a commit waits for
+   * its fsync, inline until the thread has booted. 'inline' (the default: one-shot CLI commands,
+   * in-memory databases, which a thread cannot open): on this thread, the event loop waiting.
+   */
+  writer?: 'thread' | 'inline';
+}
+
+/**
+ * Group commit: appends queue up (enqueue()) and are written a batch per transaction, one batch at
+ * a time; each append is answered once its batch is durable. A lone append goes at once (the next
+ * turn of the event loop, no timer); appends made while a commit runs wait for it to end and then
+ * go together, so the batch size follows the load by itself.
+ */
 export class SqliteEventStore implements EventStore {
   readonly db: Database.Database;
-  private readonly insert: Database.Statement;
-  private readonly head: Database.Statement<[string], { revision: number | null }>;
   private readonly byStreamPage: Database.Statement<[string, number, number], EventRow>;
   private readonly after: Database.Statement<[number, number], EventRow>;
   private readonly last: Database.Statement<[], { p: number | null }>;
-  private readonly appendTx: (stream: string, events: readonly LedgerEvent[], expected: number) => AppendResult;
+  private readonly head: Database.Statement<[string], { revision: number | null }>;
+  private readonly clock: () => Date;
+  private readonly inline: BatchWriter;
+  /** The writer thread once it is ready; `starting` from its start. */
+  private writer: Worker | undefined;
+  private starting: Worker | undefined;
+  private closed = false;
+  private queue: Queued[] = [];
+  private flushScheduled = false;
+  /** The batch the writer thread is committing. */
+  private inFlight: Queued[] | undefined;
+  private drained: (() => void)[] = [];
+  /** True once batches are committed on the writer thread. */
+  get writesOnThread(): boolean {
+    return this.writer !== undefined;
+  }
+
+  /** Group commit counters since open: batches committed and appends in them. */
+  readonly commits = { batches: 0, appends: 0 };
   /** The tamper-evidence chain's side table (sqlite-chain.ts). */
   readonly chain: ChainWriter;
 
-  constructor(path: string, opts: { busyTimeoutMs?: number; clock?: () => Date } = {}) {
-    const clock = opts.clock ?? (() => new Date());
+  constructor(path: string, opts: SqliteStoreOptions = {}) {
+    this.clock = opts.clock ?? (() => new Date());
     this.db = guard(() => openSqlite(path, opts.busyTimeoutMs));
     guard(() => this.db.exec(DDL + CHAIN_DDL));
     this.chain = new ChainWriter(this.db);
-    this.insert = this.db.prepare(
-      'INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
     this.head = this.db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
     this.byStreamPage = this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?');
     this.after = this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.last = this.db.prepare('SELECT MAX(position) AS p FROM events');
-    // IMMEDIATE takes the write lock before reading the head, so check-then-insert is atomic
-    // across processes too.
-    this.appendTx = this.db.transaction((stream: string, events: readonly LedgerEvent[], expected: number) => {
-      const actual = this.head.get(stream)?.revision ?? -1;
-      if (actual !== expected) throw new ConflictError(stream, expected, actual);
-      const recordedAt = clock().toISOString();
-      let revision = actual;
-      let position = 0;
-      let chain = this.chain.start(stream, actual);
-      for (const e of events) {
-        revision += 1;
-        // Stored as its canonical JSON (events/chain.ts): the text the hash covers, so checking it needs no parse.
-        const data = canonicalJson(e.data);
-        const info = this.insert.run(stream, revision, e.type, CURRENT_SCHEMA_VERSION, data, recordedAt);
-        position = Number(info.lastInsertRowid);
-        if (chain) chain = this.chain.add(chain, position, { stream, revision, type: e.type, schemaVersion: CURRENT_SCHEMA_VERSION, recordedAt }, data);
+    this.inline = batchWriter(this.db);
+    const memory = path === ':memory:' || path === '';
+    if (opts.writer === 'thread' && !memory) this.startWriter(path, opts.busyTimeoutMs);
+  }
+
+  private startWriter(path: string, busyTimeoutMs: number | undefined): void {
+    const data: WriterData = { entry: WRITER, path: this.db.name || path, busyTimeoutMs };
+    const worker = new Worker(BOOT, { workerData: data });
+    // Idle, the thread must not keep the process alive; while a batch is in flight it does.
+    worker.unref();
+    worker.on('message', (reply: WriteReply | { ready: true }) => {
+      // Until the thread has booted (a second or so), batches are written inline.
+      if ('ready' in reply) {
+        if (!this.closed) this.writer = worker;
+        return;
       }
-      return { nextRevision: revision, lastPosition: position };
-    }).immediate;
+      const batch = this.inFlight;
+      this.inFlight = undefined;
+      worker.unref();
+      if (!batch) return;
+      if ('error' in reply) {
+        const err = UNAVAILABLE.test(reply.error.code ?? '') ? new StoreUnavailableError(reply.error.message) : Object.assign(new Error(reply.error.message), { code: reply.error.code });
+        this.settle(batch, undefined, err);
+      } else this.settle(batch, reply.results);
+      this.flush();
+    });
+    // A writer thread that dies takes nothing with it but its batch (whose outcome is unknown: the
+    // callers get StoreUnavailableError, as for a lost connection); the store writes inline from then on.
+    const fail = (err: unknown) => {
+      if (this.starting !== worker) return;
+      this.starting = this.writer = undefined;
+      const batch = this.inFlight;
+      this.inFlight = undefined;
+      if (batch) this.settle(batch, undefined, new StoreUnavailableError(`the ledger's writer thread stopped: ${String(err)}`));
+      this.flush();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    this.starting = worker;
   }
 
   async append(stream: string, events: readonly LedgerEvent[], expectedRevision: number): Promise<AppendResult> {
+    return this.enqueue(stream, events, expectedRevision).done;
+  }
+
+  enqueue(stream: string, events: readonly LedgerEvent[], expectedRevision: number, after?: QueuedAppend): QueuedAppend {
     if (events.length === 0) throw new Error('append needs at least one event');
-    return guard(() => this.appendTx(stream, events, expectedRevision));
+    if (after !== undefined && !(after instanceof Queued)) throw new Error('`after` must be an append queued on this store');
+    // Canonical JSON now, outside the write lock; an event that cannot be encoded fails its own caller only.
+    const encoded = events.map((e) => ({ type: e.type, data: canonicalJson(e.data) }));
+    const q = new Queued(stream, encoded, expectedRevision, after);
+    this.queue.push(q);
+    if (!this.flushScheduled && !this.inFlight) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+    return q;
+  }
+
+  /** Sends the next batch (one at a time to the thread; inline, every batch now). */
+  private flush(): void {
+    while (this.queue.length > 0 && !this.inFlight) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      // Chained on an append already refused: refused without a round trip.
+      const live = batch.filter((q) => {
+        if (q.after?.state !== 'refused') return true;
+        this.settle([q], [{ conflict: guard(() => this.head.get(q.stream)?.revision ?? -1) }]);
+        return false;
+      });
+      if (live.length === 0) continue;
+      const index = new Map(live.map((q, i) => [q, i]));
+      const entries: BatchEntry[] = live.map((q) => ({
+        stream: q.stream,
+        expected: q.expected,
+        events: q.events,
+        // Only a link within this batch matters: an earlier batch's is settled by now.
+        ...(q.after && index.has(q.after) ? { after: index.get(q.after)! } : {}),
+      }));
+      const recordedAt = this.clock().toISOString();
+      if (this.writer) {
+        this.inFlight = live;
+        this.writer.ref();
+        this.writer.postMessage({ batch: entries, recordedAt } satisfies WriteRequest);
+        return;
+      }
+      let results: BatchResult[];
+      try {
+        results = guard(() => this.inline(entries, recordedAt));
+      } catch (err) {
+        this.settle(live, undefined, err);
+        continue;
+      }
+      this.settle(live, results);
+    }
+    if (this.queue.length === 0 && !this.inFlight) for (const done of this.drained.splice(0)) done();
+  }
+
+  /** Marks every append of a finished batch, then answers them (states first: see Queued.state). */
+  private settle(batch: readonly Queued[], results: readonly BatchResult[] | undefined, err?: unknown): void {
+    if (results) {
+      this.commits.batches += 1;
+      this.commits.appends += batch.length;
+    }
+    batch.forEach((q, i) => (q.state = results && !('conflict' in results[i]!) ? 'written' : 'refused'));
+    batch.forEach((q, i) => {
+      const r = results?.[i];
+      if (!r) q.reject(err);
+      else if ('conflict' in r) q.reject(new ConflictError(q.stream, q.expected, r.conflict));
+      else q.resolve(r);
+    });
   }
 
   /**
@@ -191,6 +346,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // Appends already queued are written (and answered) before the connection goes.
+    if (this.queue.length > 0 || this.inFlight) {
+      await new Promise<void>((resolve) => {
+        this.drained.push(resolve);
+        this.flush();
+      });
+    }
+    this.closed = true;
+    const writer = this.starting;
+    this.starting = this.writer = undefined;
+    await writer?.terminate();
     this.db.close();
   }
 }
