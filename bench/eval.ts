@@ -55,10 +55,14 @@ export function loadLabels(dir = videosDir): Label[] | null {
   return (JSON.parse(readFileSync(p, 'utf8')) as Label[]).map((l) => ({ ...l, exercise: catalogIdOf[l.exercise] ?? l.exercise }));
 }
 
-/** Clips never tuned on (bench/holdout.json): the first list, and each list added later with its own rule. */
+/**
+ * Clips never tuned on (bench/holdout.json): the first list, and each list added later with its own
+ * rule, less the clips examined since (`examined`, each with why): those are tuning clips now.
+ */
 export const holdout: ReadonlySet<string> = (() => {
-  const h = JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[]; added?: { clips: string[] }[] };
-  return new Set([...h.clips, ...(h.added ?? []).flatMap((a) => a.clips)]);
+  const h = JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[]; added?: { clips: string[] }[]; examined?: { clips: string[] }[] };
+  const examined = new Set((h.examined ?? []).flatMap((e) => e.clips));
+  return new Set([...h.clips, ...(h.added ?? []).flatMap((a) => a.clips)].filter((c) => !examined.has(c)));
 })();
 
 export interface ClipRow {

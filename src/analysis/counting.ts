@@ -126,6 +126,34 @@ export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
 }
 
 /**
+ * Frames the joints of a repetition's far end are hidden for, at least, to read as its top unseen
+ * (a single lost frame is noise, and smoothing already bridges it).
+ */
+const HIDDEN_TOP_FRAMES = 2;
+
+/**
+ * Whether the attempt's top was out of sight: the joints the signal reads went unseen for a while
+ * in the middle of the rep, going out of sight and coming back still past the level below which
+ * the counter takes a rep as over (the hysteresis's exit). A row filmed from behind or a rear diagonal hides the hands behind the torso exactly
+ * when they are pulled in, so every rep's top is missing and its highest visible reading is only
+ * the way up: the 12 reps of the shared barbell row read 0.1-0.36 of a pull, none valid (10 now). Its
+ * height is not measured, so it is not judged short by it: a rep that went out of sight high
+ * on the way up and came back high on the way down went through the top in between.
+ */
+export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'returned'>): boolean {
+  if (!a.returned) return false;
+  const inRep = relativeThresholds.exit;
+  for (let j = a.start + 1; j < a.end; j++) {
+    if (Number.isFinite(rel[j]!) || !Number.isFinite(rel[j - 1]!)) continue;
+    let k = j;
+    while (k < a.end && !Number.isFinite(rel[k]!)) k++;
+    if (k - j >= HIDDEN_TOP_FRAMES && rel[j - 1]! >= inRep && Number.isFinite(rel[k]!) && rel[k]! >= inRep) return true;
+    j = k;
+  }
+  return false;
+}
+
+/**
  * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
  * from both the relative peak and the absolute one. `peakProgress` stays absolute (rules read it).
  */
@@ -143,7 +171,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
-    const valid = a.returned && relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR;
+    const valid = a.returned && ((relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR) || hiddenTop(rel, a));
     return { ...a, peak, peakProgress, valid };
   });
   return period ? mergeClose(judged, 0.45 * period) : judged;

@@ -9,6 +9,7 @@ import { findCuts } from './shots.js';
 import { findPeriod, poseFeatures } from './periodicity.js';
 import { clipView, estimateView, judgedFrom, ruleViews, rulesView, type ViewAngle } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
+import { anyMovement } from './rules/any.js';
 
 export interface PipelineOutput {
   result: AnalysisResult;
@@ -16,6 +17,11 @@ export interface PipelineOutput {
   view: ViewAngle | 'unknown';
   /** What each attempt was judged on (for the eval's and tests' measurements; not served). */
   reps: RepView[];
+  /**
+   * What the reps were counted on: the exercise's own signal, or the whole-body movement when the
+   * view hides the joints that signal reads (see READABLE).
+   */
+  countedOn: 'exercise' | 'movement';
 }
 
 /**
@@ -100,6 +106,28 @@ function progressByShot(def: ExerciseDef, ctx: FrameCtx[], shots: [number, numbe
   return { progress, left, right };
 }
 
+/**
+ * Share of the frames in the exercise's posture on which its own signal must be readable for the
+ * count to use it. Below it the view hides the joints the signal reads: a seated row filmed from
+ * behind has its hands in front of the body, read on 2 of its 304 frames, and counted 0 of 7. Then
+ * the reps are counted on the whole-body movement (the `any` counter's signal, which counts that
+ * clip 7 of 7) within the exercise's own posture gate; its rules still judge what they can read
+ * and report the rest as not checked. On the other shared clips the signal reads on at least 66%.
+ */
+const READABLE = 0.5;
+
+/** The exercise's progress, or the whole-body movement's when the view hides what it reads. */
+function countingSignal(def: ExerciseDef, ctx: FrameCtx[], shots: [number, number][], fps: number) {
+  const own = progressByShot(def, ctx, shots);
+  const gated = ctx.filter((f) => def.gate(f)).length;
+  const read = own.progress.filter(Number.isFinite).length;
+  if (def.id === anyMovement.id || gated < fps || read >= READABLE * gated) return { ...own, countedOn: 'exercise' as const };
+  const moved = progressByShot(anyMovement, ctx, shots);
+  const none = new Array<number>(ctx.length).fill(NaN);
+  const progress = moved.progress.map((v, i) => (def.gate(ctx[i]!) ? v : NaN));
+  return { progress, left: none, right: none, countedOn: 'movement' as const };
+}
+
 /** The repetition period in frames over the attempts' span, when the poses are clearly periodic. */
 function setPeriod(ctx: FrameCtx[], attempts: Attempt[], fps: number): number | undefined {
   if (attempts.length < 3) return undefined;
@@ -112,7 +140,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const cuts = findCuts(poses, fps);
   const shots = shotRanges(poses.length, cuts);
   const ctx = shots.flatMap(([a, b]) => buildContext(poses.slice(a, b), fps));
-  const { progress, left, right } = progressByShot(def, ctx, shots);
+  const { progress, left, right, countedOn } = countingSignal(def, ctx, shots, fps);
   let attempts = countSeries(progress, { fps, cuts });
   // Cross-check with the clip's own rhythm over the span of the set: a clearly periodic pose
   // sequence tells merged and double-read reps apart (see periodicity.ts).
@@ -165,5 +193,5 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     repetitions: toRepetitions(reps),
     overall_feedback: overallFeedback(reps, { def, view, unjudgedRules, personSeen: seenFrames >= Math.max(1, poses.length * 0.2) }),
   };
-  return { result, attempts, view, reps: judgedOn };
+  return { result, attempts, view, reps: judgedOn, countedOn };
 }

@@ -1,9 +1,9 @@
 // Camera angle from body geometry. What separates front, diagonal and side is the yaw of the body
-// to the camera: the angle the shoulder (and hip) line makes with the image plane. With depth from
-// the pose model (BlazePose's z, on the same scale as x) it is read as atan(dz / dx); it is also
-// estimated from how short the shoulder line looks against the arm, which stays full length from
+// to the camera: the angle the shoulder line makes with the image plane. With depth from the pose
+// model (BlazePose's z, on the same scale as x) it is read as atan(dz / dx) (see yawOf); without
+// depth, from how short the shoulder line looks against the arm, which stays full length from
 // every side (arms hang or push vertically in most exercises): seen square-on the shoulders span
-// about 0.7 arm lengths, and that shrinks with the cosine of yaw. The two are averaged.
+// about 0.7 arm lengths, and that shrinks with the cosine of yaw.
 // Yaw alone reads many diagonal views as side-on (the model's depth overshoots), so a second cue
 // decides side against diagonal: seen from the side the far elbow is hidden behind the body, and
 // the model says so (its visibility falls below a third); from a diagonal both elbows show.
@@ -36,16 +36,22 @@ function depthYaw(a: Keypoint, b: Keypoint): number {
   return dx + dz > 0 ? deg(Math.atan2(dz, dx)) : NaN;
 }
 
-/** Yaw of the body to the camera in degrees (0 square-on, 90 side-on), NaN when unseen. */
+/**
+ * Yaw of the body to the camera in degrees (0 square-on, 90 side-on), NaN when unseen: the
+ * shoulder line's depth first, where the chest faces. The hip line turns with the legs (a lunge's
+ * or a split squat's pelvis rotates toward the front leg: a front lunge read 43 deg at the hips, 28
+ * at the shoulders), and the span against the body's own lengths leans on proportions that differ
+ * by person (square-on shoulders span 0.53-0.69 torso lengths on the shared front views), so each
+ * is only a fallback: the hips when the shoulders' depth is unseen, the span without depth. On the
+ * tuned clips the shoulders alone leave front views at most 20 deg and diagonals at least 42; the
+ * earlier mean of all three, 26 and 38.
+ */
 export function yawOf(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
-  const fromDepth = [depthYaw(ls, rs), depthYaw(lh, rh)].filter(Number.isFinite);
-  const depth = fromDepth.length ? fromDepth.reduce((a, b) => a + b, 0) / fromDepth.length : NaN;
-  const flat = spanYaw(f);
-  // Two independent estimates with different faults (depth overshoots on diagonals, the span
-  // undershoots when the arms are bent or foreshortened): their mean is steadier than either.
-  if (Number.isFinite(depth) && Number.isFinite(flat)) return (depth + flat) / 2;
-  return Number.isFinite(depth) ? depth : flat;
+  const shoulders = depthYaw(ls, rs);
+  if (Number.isFinite(shoulders)) return shoulders;
+  const hips = depthYaw(lh, rh);
+  return Number.isFinite(hips) ? hips : spanYaw(f);
 }
 
 /** Yaw from the shoulder span against the body's own lengths alone (no depth), degrees. */

@@ -208,3 +208,24 @@ test('any: a person standing still, swaying a little, has no repetitions; one sh
   const flagged = out.result.repetitions.filter((r) => r.issues.some((i) => i.name === 'Shorter than the best repetitions')).map((r) => r.attempt_number);
   assert.deepEqual(flagged, [4]);
 });
+
+test('rows whose hands the view hides: from behind on the whole-body movement; hands hidden at the top of each pull still count', () => {
+  const hide = (kps: Keypoint[], joints: number[]) => { for (const i of joints) kps[i] = { ...kps[i]!, score: 0.05 }; return kps; };
+  const hands = [KP.leftWrist, KP.rightWrist, KP.leftHand, KP.rightHand];
+  // Seated row filmed from behind: the hands stay in front of the body, unseen the whole set; the
+  // elbows, seen, come back and down past the torso on every pull.
+  const seated = (u: number) => body({ kneeBend: 90, ...both({ raise: 0, plane: 0, upper: mix(dir(80, 0, 1), dir(30, 180, 1), u), fore: mix(dir(80, 0, 1), [0, 0, 1], u) }) });
+  const behind = setOf(def('seated-row'), (u) => hide(projectZ(seated(u), VIEWS.back), hands), 4);
+  assert.equal(behind.countedOn, 'movement');
+  assert.equal(valid(behind), 4);
+  assert.equal(setOf(def('seated-row'), (u) => projectZ(seated(u), VIEWS.side), 4).countedOn, 'exercise', 'seen from the side, its own signal');
+  // Someone sitting still from behind is not rowing, whatever the signal.
+  assert.equal(valid(setOf(def('seated-row'), () => hide(projectZ(seated(0), VIEWS.back), hands), 4)), 0);
+  // Bent-over row whose arms the body hides once the pull is past 40% (a rear diagonal): the top
+  // of every pull is unseen, and the highest reading left is only the way up.
+  const row = (u: number) => project(body({ tilt: 50, kneeBend: 20, ...both({ raise: 0, plane: 0, upper: dir(90 * u, 180, 1), fore: [0, -1, 0] }) }), VIEWS.side);
+  const arms = [KP.leftElbow, KP.rightElbow, ...hands];
+  assert.equal(valid(setOf(def('bent-over-row'), (u) => (u > 0.4 ? hide(row(u), arms) : row(u)), 4)), 4, 'tops hidden');
+  // The same reading, seen, is a pull to 40%: too short to be a row.
+  assert.equal(valid(setOf(def('bent-over-row'), (u) => row(Math.min(u, 0.4)), 4)), 0, 'a 40% pull in full view');
+});

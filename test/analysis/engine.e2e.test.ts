@@ -36,10 +36,6 @@ const FLOOR = { exact: 0.75, within1: 0.9, angle: 0.85 };
 const KNOWN_MISSES: Record<string, string> = {
   'formguard_squat_good_bad_side.mp4': 'two people take turns squatting; the engine follows one person per video',
   'darebee_pushup_diagonal.mp4': 'holdout clip counted outside the bound; left unexamined so that it stays unseen',
-  // Issue 20's never-tuned clips of its new exercises (bench/holdout.json, "added"): both filmed
-  // with a moving camera; their counts are reported by `npm run eval -- --holdout`, not examined.
-  'seated-row_chauhan08.mp4': 'holdout clip (issue 20) counted outside the bound; left unexamined so that it stays unseen',
-  'bent-over-row_chauhan08.mp4': 'holdout clip (issue 20) counted outside the bound; left unexamined so that it stays unseen',
   'bicep-curl_chauhan08.mp4': 'a chest-to-hips close-up: the head is out of frame throughout, and BlazePose\'s person ' +
     'detector finds a person by the face, so no one is found in about 60% of frames; the landmark model run on the ' +
     'whole picture instead (tried) reads the torso-only body upside down. A pose-model limit, not a counting one',

@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, clipView, estimateView, judgedFrom, ruleViews, signedSpan } from '../../src/analysis/view.js';
+import { classifyYaw, clipView, estimateView, judgedFrom, ruleViews, signedSpan, yawOf } from '../../src/analysis/view.js';
 import { body, dir, project, shift, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
@@ -103,4 +103,27 @@ test('triceps pushdown and pull-up counted from the front, a diagonal, the side 
     const pulls = analyzePoses(exerciseDef('pull-up')!, series(FPS, 12, (t) => pullUp(wave(t), yaw)), FPS);
     assert.equal(pulls.result.repetitions.filter((r) => r.is_valid_rep).length, 4, `pull-up from the ${name}`);
   }
+});
+
+test('camera angle: the shoulder line decides the yaw; the hips (which turn with the legs) only without it', () => {
+  // A front lunge or split squat: the chest square to the camera, the pelvis turned toward the
+  // front leg. BlazePose gives depth on the same scale as x (larger z is farther away).
+  const f = standing(0)[3]!;
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  const withDepth = (shoulderDz: number | undefined, hipDz: number) => ({
+    ...f, p: f.p.map((k, i) => ({
+      ...k,
+      z: i === KP.leftShoulder ? (shoulderDz === undefined ? undefined : shoulderDz / 2) : i === KP.rightShoulder ? (shoulderDz === undefined ? undefined : -shoulderDz / 2)
+        : i === KP.leftHip ? hipDz / 2 : i === KP.rightHip ? -hipDz / 2 : 0,
+    })),
+  });
+  const span = Math.abs(ls.x - rs.x), hipSpan = Math.abs(lh.x - rh.x);
+  const squareChestTurnedHips = withDepth(0.1 * span, hipSpan * Math.tan((45 * Math.PI) / 180));
+  assert.ok(yawOf(squareChestTurnedHips) < 10, `yaw ${yawOf(squareChestTurnedHips)}`);
+  assert.equal(estimateView(Array.from({ length: 5 }, () => squareChestTurnedHips)), 'front');
+  // The chest itself turned 45 deg: a diagonal, whatever the hips.
+  const turned = withDepth(span * Math.tan((45 * Math.PI) / 180), 0);
+  assert.ok(Math.abs(yawOf(turned) - 45) < 1, `yaw ${yawOf(turned)}`);
+  // No depth on the shoulders (unseen by the model): the hips' line is read instead.
+  assert.ok(Math.abs(yawOf(withDepth(undefined, hipSpan)) - 45) < 1);
 });
