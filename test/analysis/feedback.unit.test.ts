@@ -47,6 +47,31 @@ test('no person seen: the first area tells how to film the exercise', () => {
   assert.equal(fb.visibility_context.recommended_angle, 'side');
 });
 
+test('a rule no rep could measure is "Not checked" with the reason, and never a "Keep:" area', () => {
+  // A clean side-on set in which the heels were never seen: the view could show them, no rep did.
+  const heels = squat.rules.find((r) => r.id === 'squat-heels')!;
+  const fb = overallFeedback([rep([])], ctx({ unjudgedRules: [{ name: heels.name, views: ['side'], reason: 'unseen' }] }));
+  const names = fb.key_improvement_areas.map((a) => a.name);
+  const area = fb.key_improvement_areas.find((a) => a.name === `Not checked: ${heels.name.toLowerCase()}`);
+  assert.ok(area && /could not be measured on any repetition/.test(area.description), names.join(' | '));
+  assert.ok(!names.includes(`Keep: ${heels.strength.name.toLowerCase()}`), names.join(' | '));
+});
+
+test('the pipeline lists as not checked the rules no synthetic rep let it measure', () => {
+  // Side-on squats without ankles, heels or toes in the picture: heels and knees-past-toes read
+  // the feet, so they are "Not checked" although the side view could show them.
+  const noFeet = series(10, 9, (t) => sideSquatter({ knee: 180 - 100 * cycle(t, 2, 1), lean: 25 * cycle(t, 2, 1) })
+    .map((k, i) => (i === 15 || i === 16 ? { ...k, score: 0.05 } : k)));
+  const out = analyzePoses(squat, noFeet, 10);
+  const areas = out.result.overall_feedback.key_improvement_areas;
+  assert.ok(out.result.repetitions.length >= 2, `${out.result.repetitions.length} reps`);
+  // Valgus is a front rule: the side view cannot show it at all. Knees past the toes is a side
+  // rule whose feet were never seen: the view could, no rep did.
+  assert.match(areas.find((a) => a.name === 'Not checked: knees caving in')?.description ?? '', /cannot be judged from a side view/);
+  assert.match(areas.find((a) => a.name === 'Not checked: knees past the toes')?.description ?? '', /could not be measured on any repetition/);
+  assert.ok(!out.result.overall_feedback.strengths.some((s) => /Balanced knees and hips|Heels grounded/.test(s)), out.result.overall_feedback.strengths.join(' | '));
+});
+
 test('pattern_of_occurrence distinguishes late (fatigue) from early and single faults', () => {
   assert.equal(patternOf([5, 6], 6), 'late_reps');
   assert.equal(patternOf([1, 2], 6), 'early_reps');

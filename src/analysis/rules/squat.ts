@@ -32,6 +32,23 @@ export function thighProgress(f: FrameCtx): number {
   return (1 - (knee.y - hip.y) / f.thighLen) / 0.9;
 }
 
+/**
+ * The knee's evidence of a squat from any side: the knee angle, or the thigh's rise toward level
+ * where that reads more. Filmed from the front or a diagonal, knees travelling toward the camera
+ * leave hip, knee and ankle nearly in line in the picture (a good squat to 77% of parallel read a
+ * knee of 173 deg at a diagonal), so the angle alone halved the rep's depth and a full squat
+ * counted as partial; the thigh's rise does not foreshorten that way.
+ */
+export function kneeOrThighProgress(f: FrameCtx): number {
+  const k = kneeProgress(f), t = thighProgress(f);
+  if (!Number.isFinite(k)) return t;
+  if (!Number.isFinite(t)) return k;
+  // Standing and in the first part of the descent the knee angle alone, as before (the rest level
+  // the counter measures from does not move); the thigh takes over as it nears level, smoothly.
+  const w = clamp((t - 0.3) / 0.4, 0, 1);
+  return k + w * Math.max(0, t - k);
+}
+
 /** Mean of the knee and hip-drop progress, each where seen. `depthAtFull` is hip drop at 1. */
 export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, knee = kneeProgress): number {
   const hipP = (1 - hipHeight(f) / standing) / depthAtFull;
@@ -142,9 +159,9 @@ export const squat: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at hip height with the whole body in frame: depth, torso lean and heels are clearest there. Add a front view to check the knees.',
   filmingAdvice: 'Place the camera 2-4 m away at hip height, side-on, with head and feet in frame for the whole set.',
-  signal: 'mean of knee flexion (170 to 90 deg) and hip drop toward the ankles (relative to standing height)',
+  signal: 'mean of knee flexion (170 to 90 deg, or the thigh\'s rise toward level where that reads more) and hip drop toward the ankles (relative to standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.45),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.45, kneeOrThighProgress),
   // Bending over to pick up a weight drops the hips too, with the torso near horizontal. At the
   // bottom of a deep squat the torso leans further (55-70 deg with the knees folded past 90, hips
   // near the heels), and that is still the squat: a bend with the knees that bent is one.
@@ -161,10 +178,16 @@ export const squat: ExerciseDef = {
         // thighs are still well above parallel. The thigh's rise toward level, in this person's
         // own thigh lengths, reads from every side (a thigh pointing at the camera shortens
         // vertically just as a level one does); the knee angle is the fallback side-on.
+        //
+        // The limit is the thigh within about 16 deg of level (0.8 here: the knee 0.28 thigh
+        // lengths below the hip). The shallowest squats people called good read 0.82-0.88; a
+        // looser 0.75 was tried and lost a never-tuned squat people called bad, so squats that
+        // stop short of that stay faulted: demonstrations of good form go to parallel.
+        const limit = 0.8;
         const { value: thigh, index: at } = over(rep, thighProgress, 0.9);
         if (Number.isFinite(thigh)) {
-          if (thigh >= 0.8) return null;
-          return { ...graded(0.8 - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
+          if (thigh >= limit) return null;
+          return { ...graded(limit - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         const { value: knee, index } = over(rep, kneeAngle, 0.1);
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
@@ -246,8 +269,9 @@ export const squat: ExerciseDef = {
       check(rep) {
         const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (a demo
-        // people call correct leans 47); past 50 the chest is collapsing.
+        // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (squats
+        // people call correct lean up to 47); past 50 the chest is collapsing. (55 was tried
+        // together with a looser depth and lost a never-tuned squat people called bad.)
         if (value <= 50) return null;
         return { ...graded(value - 50, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
       },
