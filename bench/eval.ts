@@ -44,10 +44,26 @@ const here = dirname(fileURLToPath(import.meta.url));
 export { videosDir };
 
 /**
- * Labels that name a variant the catalog files under a broader exercise: a pec-deck and a cable
- * crossover are both the catalog's chest fly (same movement, same signal and rules).
+ * Labels that name a variant the catalog files under a broader exercise, as a user picking from the
+ * catalog would: a pec-deck and a cable crossover are both the catalog's chest fly (same movement,
+ * same signal and rules); a barbell, concentration or preacher curl is a biceps curl (the elbow
+ * flexes, whatever holds the weight or the arm); a close-grip bench press is a bench press; a
+ * standing barbell overhead press is a shoulder press; a split squat is a lunge (the shared
+ * `nowva_lunge` clip is split squats labelled lunge). Chosen by name before these clips were run as
+ * the named exercise.
  */
-export const catalogIdOf: Readonly<Record<string, string>> = { 'pec-deck-fly': 'chest-fly', 'cable-fly': 'chest-fly' };
+export const catalogIdOf: Readonly<Record<string, string>> = {
+  'pec-deck-fly': 'chest-fly', 'cable-fly': 'chest-fly',
+  'barbell-curl': 'bicep-curl', 'concentration-curl': 'bicep-curl', 'preacher-curl': 'bicep-curl',
+  'close-grip-bench-press': 'bench-press', 'overhead-press': 'shoulder-press', 'split-squat': 'lunge',
+};
+
+/** The catalog in the parts it grew by: the first nine, the nine added next, issue 20's twelve. */
+const FIRST_NINE = ['squat', 'push-up', 'lunge', 'bicep-curl', 'shoulder-press', 'jumping-jack', 'glute-bridge', 'sit-up', 'side-lunge'];
+const ADDED_NINE = ['bench-press', 'burpee', 'calf-raise', 'deadlift', 'front-raise', 'lateral-raise', 'pull-up', 'thruster', 'tricep-pushdown'];
+export function catalogPart(exercise: string): string {
+  return FIRST_NINE.includes(exercise) ? 'first nine' : ADDED_NINE.includes(exercise) ? 'added nine' : exercise === 'any' ? 'any' : 'issue 20 twelve';
+}
 
 export function loadLabels(dir = videosDir): Label[] | null {
   const p = join(dir, 'labels.json');
@@ -275,6 +291,8 @@ async function main() {
   };
   console.log('\nper exercise');
   for (const [k, rs] of group((r) => r.exercise)) console.log(`  ${k.padEnd(16)} ${fmt(figures(rs))}`);
+  console.log('per part of the catalog (as issue 20 checks them)');
+  for (const [k, rs] of group((r) => catalogPart(r.exercise))) console.log(`  ${k.padEnd(16)} ${fmt(figures(rs))}`);
   console.log('per camera angle (labeled)');
   for (const [k, rs] of group((r) => r.labeledView)) console.log(`  ${k.padEnd(16)} ${fmt(figures(rs))}`);
   console.log(`\n${set}: ${fmt(figures(rows))}`);
