@@ -95,6 +95,8 @@ export interface FormRow {
   exercise: string;
   form: 'good' | 'bad';
   fault: string | null;
+  /** Where the label came from (FormClip.repository): figures per source show how rules carry over. */
+  repository?: string;
   view: string;
   attempts: number;
   valid: number;
@@ -114,7 +116,7 @@ export function formRow(c: FormClip, out: PipelineOutput): FormRow {
   for (const r of reps) for (const n of new Set(r.issues.map((i) => i.name))) issues[n] = (issues[n] ?? 0) + 1;
   const contradictions = storyContradictions(out.result).length;
   return {
-    file: c.file, exercise: c.exercise, form: c.form, fault: c.fault, view: out.view, attempts: reps.length,
+    file: c.file, exercise: c.exercise, form: c.form, fault: c.fault, repository: c.repository, view: out.view, attempts: reps.length,
     valid: reps.filter((r) => r.is_valid_rep).length, flagged: reps.some((r) => r.issues.length > 0),
     minQuality: reps.length ? Math.min(...reps.map((r) => r.quality_score)) : 100, issues, contradictions,
   };
@@ -263,6 +265,17 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   for (const r of rows) byEx.set(r.exercise, [...(byEx.get(r.exercise) ?? []), r]);
   console.log('\nper exercise');
   for (const [k, rs] of [...byEx].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${k.padEnd(16)} ${formatFigures(formFigures(rs))}`);
+  // Per source (each a different group of people, rooms and cameras) and exercise: a rule that
+  // holds on one source and not another was fitted to the first, whatever the totals say.
+  const bySource = new Map<string, FormRow[]>();
+  for (const r of rows) {
+    const k = `${r.repository ?? '?'} ${r.exercise}`;
+    bySource.set(k, [...(bySource.get(k) ?? []), r]);
+  }
+  console.log('per source');
+  for (const [k, rs] of [...bySource].sort(([a], [b]) => a.localeCompare(b))) {
+    if (rs.length > 1 && new Set(rs.map((r) => r.exercise)).size === 1 && ['push-up', 'squat'].includes(rs[0]!.exercise)) console.log(`  ${k.padEnd(48)} ${formatFigures(formFigures(rs))}`);
+  }
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;
