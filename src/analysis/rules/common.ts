@@ -106,8 +106,8 @@ export function extreme(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 
  * often a keypoint that jumped. With fewer finite frames than that, the measure is unjudged (NaN).
  * `where` limits the frames considered (e.g. the lower half of a squat).
  */
-export function sustained(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 'min', where: (f: FrameCtx) => boolean = () => true, frames = 2): { value: number; index: number } {
-  const vals = rep.frames.map((f, i) => ({ v: where(f) ? m(f) : NaN, i })).filter((x) => Number.isFinite(x.v));
+export function sustained(rep: RepView, m: (f: FrameCtx) => number, kind: 'max' | 'min', where: (f: FrameCtx, i: number) => boolean = () => true, frames = 2): { value: number; index: number } {
+  const vals = rep.frames.map((f, i) => ({ v: where(f, i) ? m(f) : NaN, i })).filter((x) => Number.isFinite(x.v));
   if (vals.length < frames) return { value: NaN, index: rep.peak };
   vals.sort((a, b) => (kind === 'max' ? b.v - a.v : a.v - b.v));
   const at = vals[frames - 1]!;

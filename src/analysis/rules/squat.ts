@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, clamp, extreme, hipHeight, kneeAngle, over, round, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
+import { atPeak, clamp, hipHeight, kneeAngle, over, round, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -206,7 +206,9 @@ export const squat: ExerciseDef = {
         // Hips sinking far below the knees (the thigh more than about 30 deg below level) is where
         // most people's pelvis tucks under and the lower back rounds ("butt wink"): past half a
         // thigh length below the knee, in this person's own thigh length.
-        const { value, index } = extreme(rep, hipBelowKnee, 'max');
+        // As deep as the hips stayed for more than one frame: one frame's hip keypoint slipping
+        // down is not the pelvis tucking under.
+        const { value, index } = sustained(rep, hipBelowKnee, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.5) return null;
         return { ...graded(value - 0.5, 0.1, 0.25), evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
@@ -243,8 +245,11 @@ export const squat: ExerciseDef = {
         // two good squats filmed from behind at a diagonal were faulted that way.
         if (!squareOn(rep)) return undefined;
         // Judged in the lower half of the rep, where valgus happens and the knees bear the load,
-        // on what the knees held for more than one frame.
-        const low = (f: FrameCtx) => kneeProgress(f) > 0.3 || hipHeight(f) < 0.8;
+        // on what the knees held for more than one frame. The lower half is read on the rep's own
+        // signal (past half its peak); the knee angle alone foreshortens from the front, where this
+        // rule looks, and let near-standing frames in.
+        const p = rep.progress;
+        const low = (_: FrameCtx, i: number) => (p ? (p[i] ?? NaN) >= 0.5 * rep.peakProgress : true);
         const width = sustained(rep, kneeToAnkleWidth, 'min', low);
         const inside = sustained(rep, kneeCollapse, 'max', low);
         if (!Number.isFinite(width.value) && !Number.isFinite(inside.value)) return undefined;
