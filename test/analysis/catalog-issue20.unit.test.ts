@@ -1,6 +1,7 @@
 // The exercises added with issue 20, on synthetic 3D poses from the views they are filmed from: a
 // clean set counts right, a partial one is not valid, and the catalog lists at least 30 named
 // exercises, each with filming advice in its description and form rules scoped to views.
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ExerciseDef } from '../../src/analysis/exercise.js';
@@ -228,4 +229,19 @@ test('rows whose hands the view hides: from behind on the whole-body movement; h
   assert.equal(valid(setOf(def('bent-over-row'), (u) => (u > 0.4 ? hide(row(u), arms) : row(u)), 4)), 4, 'tops hidden');
   // The same reading, seen, is a pull to 40%: too short to be a row.
   assert.equal(valid(setOf(def('bent-over-row'), (u) => row(Math.min(u, 0.4)), 4)), 0, 'a 40% pull in full view');
+});
+
+test('eval: holdout clips examined since they were chosen are tuning clips; labels filed under the exercise a user would pick', async () => {
+  const { holdout, catalogIdOf, catalogPart } = await import('../../bench/eval.js');
+  const h = JSON.parse(readFileSync(new URL('../../bench/holdout.json', import.meta.url), 'utf8')) as { clips: string[]; examined?: { clips: string[]; why: string }[] };
+  for (const e of h.examined ?? []) {
+    assert.ok(e.why.length > 20, 'each examined list says why');
+    for (const c of e.clips) assert.ok(!holdout.has(c), `${c} was examined: no longer never-tuned`);
+  }
+  assert.ok(h.clips.every((c) => holdout.has(c) || (h.examined ?? []).some((e) => e.clips.includes(c))));
+  // Every label filed elsewhere lands on a catalog exercise.
+  for (const id of Object.values(catalogIdOf)) assert.ok(exerciseDef(id), id);
+  assert.equal(catalogPart('squat'), 'first nine');
+  assert.equal(catalogPart('pull-up'), 'added nine');
+  assert.equal(catalogPart('dips'), 'issue 20 twelve');
 });
