@@ -156,6 +156,10 @@ export function createLedger(store: EventStore, afterAppend: () => Promise<void>
             dropDescendants(keyId, s.tip);
             if (err instanceof ConflictError) continue;
             throw err;
+          } finally {
+            // Settled: no later tip's walk needs what came before it, and a key that is never idle
+            // must not keep every state it ever had reachable through the chain.
+            s.tip.base = undefined;
           }
           if (tips.get(keyId) === s.tip) tips.delete(keyId);
           break;
