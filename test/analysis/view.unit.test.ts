@@ -8,7 +8,7 @@ import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
 import { classifyYaw, clipView, estimateView, judgedFrom, ruleViews, signedSpan, yawOf } from '../../src/analysis/view.js';
-import { body, dir, project, shift, type Joints, type V3 } from './figure3d.js';
+import { body, dir, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
 const FPS = 10;
@@ -126,4 +126,24 @@ test('camera angle: the shoulder line decides the yaw; the hips (which turn with
   assert.ok(Math.abs(yawOf(turned) - 45) < 1, `yaw ${yawOf(turned)}`);
   // No depth on the shoulders (unseen by the model): the hips' line is read instead.
   assert.ok(Math.abs(yawOf(withDepth(undefined, hipSpan)) - 45) < 1);
+});
+
+test('calf raise and thruster counted from the front, a diagonal, the side and the back', () => {
+  const wave = (t: number) => { const k = (t % 3) - 0.5; return k > 0 && k < 2 ? (1 - Math.cos(Math.PI * k)) / 2 : 0; };
+  // A 7 cm heel rise (the figure's leg is 200 px for about 92 cm): the ankle rises 14 px.
+  const calf = (u: number, yaw: number) => project(body({ lift: 14 * u }), yaw);
+  // Rack -> squat (first half) -> press overhead as the legs straighten.
+  const thruster = (x: number, yaw: number) => {
+    const squat = x < 0.5 ? Math.sin(Math.PI * x) : 0, press = x >= 0.5 ? Math.sin(Math.PI * (x - 0.5)) : 0;
+    const arm = { raise: 30 + 150 * press, plane: 0, bend: 140 * (1 - press) };
+    return project(body({ kneeBend: 110 * squat, tilt: 15 * squat, left: arm, right: arm }), yaw);
+  };
+  // A thruster's cycle is one rep from rack to overhead and back: the time since the rep began.
+  const phase = (t: number) => { const k = (t % 3) - 0.5; return k > 0 && k < 2 ? k / 2 : 0; };
+  for (const [name, yaw] of Object.entries(VIEWS)) {
+    const c = analyzePoses(exerciseDef('calf-raise')!, series(FPS, 15, (t) => calf(wave(t), yaw)), FPS);
+    assert.equal(c.result.repetitions.filter((r) => r.is_valid_rep).length, 5, `calf raise from the ${name}`);
+    const th = analyzePoses(exerciseDef('thruster')!, series(FPS, 12, (t) => thruster(phase(t), yaw)), FPS);
+    assert.equal(th.result.repetitions.filter((r) => r.is_valid_rep).length, 4, `thruster from the ${name}`);
+  }
 });
