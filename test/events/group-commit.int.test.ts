@@ -151,3 +151,29 @@ test("one partner's concurrent commands pipeline into shared commits, each decid
   }
   assert.equal((await checkChain(store.checkItems())).ok, true);
 });
+
+test('a writer thread that stops loses nothing acknowledged: its batch is reported unavailable, and later appends commit inline', async (t) => {
+  const path = fresh(t);
+  const store = new SqliteEventStore(path, { writer: 'thread' });
+  t.after(() => store.close());
+  for (let i = 0; i < 200 && !store.writesOnThread; i++) {
+    await store.append(`ledger-warm-${i}`, [suspended(0)], NO_STREAM);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.equal(store.writesOnThread, true, 'the thread booted');
+  const thread = (store as unknown as { writer: import('node:worker_threads').Worker }).writer;
+  const exited = new Promise((r) => thread.once('exit', r));
+  const inFlight = store.append('ledger-cut', [suspended(1)], NO_STREAM);
+  await new Promise((r) => setImmediate(r)); // posted to the thread
+  await thread.terminate();
+  await exited;
+  // Its outcome is unknown to the caller (as with a lost connection): unavailable, or written if
+  // the thread committed before it stopped. Never a silent success without the row.
+  const outcome = await inFlight.then(() => 'written', (err) => err.name);
+  const rows = (await store.readStream('ledger-cut')).length;
+  assert.ok((outcome === 'written' && rows === 1) || outcome === 'StoreUnavailableError', `${outcome}, ${rows} rows`);
+  assert.equal(store.writesOnThread, false);
+  const after = await store.append('ledger-after', [suspended(2)], NO_STREAM);
+  assert.equal(after.nextRevision, 0);
+  assert.equal((await checkChain(store.checkItems())).ok, true);
+});
