@@ -4,7 +4,7 @@
 // into @napi-rs/webcodecs; it never runs in this process (see decoder/sandbox.ts for its limits).
 import { VideoProcessingError, ProviderUnavailableError } from './engine.js';
 import { open } from 'node:fs/promises';
-import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
+import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, spawnWarmDecoder, type SandboxedDecoder, type WarmDecoder } from './decoder/sandbox.js';
 import { containerOf } from './decoder/container.mjs';
 
 export interface VideoInfo {
@@ -169,6 +169,158 @@ export async function* decodeFrames(
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     // Unlike a lenient CLI run, a decoder that stopped on an error fails the video even after some
     // frames: a stream cut short, stopped by its budget or caught lying about its length.
+    if (code !== 0) throw failure(d, code, stderr(), 'decoding');
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+  }
+  if (index === 0) throw new VideoProcessingError('the video has no decodable frames');
+}
+
+/**
+ * Keep one decoder process started ahead of the next video (decoder/sandbox.ts, WarmDecoder), so
+ * a job does not wait for the sandbox to be set up. For processes that decode one video after
+ * another (the engine process); off by default, so the API, the CLI and the tests start nothing
+ * they do not use. Each warm decoder still serves one video only.
+ */
+let keepWarm = false;
+let warm: WarmDecoder | undefined;
+
+export function keepDecoderWarm(on: boolean): void {
+  keepWarm = on;
+  if (on) void refill();
+  else {
+    warm?.dispose();
+    warm = undefined;
+  }
+}
+
+async function refill(): Promise<void> {
+  await detectNetworkIsolation();
+  if (!keepWarm || warm) return;
+  try {
+    warm = spawnWarmDecoder(decoderSettings().maxRssMb);
+  } catch {
+    // could not start one now: the next video starts its own, and tries again after it
+  }
+}
+
+/** Resident memory of the idle warm decoder, MB (0 when there is none): for the benches. */
+export const warmDecoderRssMb = (): number => warm?.rssMb() ?? 0;
+
+/** A decoder for `path` in `stream` mode: the warm one when there is one, else one started now. */
+async function streamingDecoder(path: string, limits: { budgetMs: number; maxRssMb: number }): Promise<SandboxedDecoder> {
+  await detectNetworkIsolation();
+  const ready = warm;
+  warm = undefined;
+  const d = ready ? await ready.assign(path, limits) : undefined;
+  return d ?? spawnDecoder(['stream', path], path, limits, undefined, 'pipe');
+}
+
+/** Reads one JSON line (at most 64 KB) from the decoder's stdout; the bytes after it are kept. */
+async function headerLine(stdout: AsyncIterator<Buffer>): Promise<{ line: string; rest: Buffer } | undefined> {
+  let buf = Buffer.alloc(0);
+  for (;;) {
+    const nl = buf.indexOf(10);
+    if (nl >= 0) return { line: buf.subarray(0, nl).toString('utf8'), rest: buf.subarray(nl + 1) };
+    if (buf.length > 65_536) return undefined;
+    const next = await stdout.next();
+    if (next.done) return undefined;
+    buf = Buffer.concat([buf, next.value]);
+  }
+}
+
+export interface OpenedVideo {
+  info: VideoInfo;
+  /** The frames at the rate and size asked for; the same contract as decodeFrames. */
+  frames: AsyncGenerator<Frame>;
+}
+
+/**
+ * Probe and decode in one decoder process (the engine's path): the process describes the video,
+ * this side chooses the rate, size and limits from that description exactly as probe() then
+ * decodeFrames() would, and the frames follow on the same pipe. One sandbox per video instead of
+ * two, and the warm one when keepDecoderWarm is on. The caller must consume or return `frames`.
+ */
+export async function openVideo(path: string, opts: DecodeOptions = defaultDecodeOptions, signal?: AbortSignal): Promise<OpenedVideo> {
+  let head: Buffer;
+  try {
+    head = await headOf(path, 64);
+  } catch (err) {
+    throw new VideoProcessingError(`the video could not be read: ${(err as Error).message}`);
+  }
+  // As in probe(): a file that is no video container starts no process.
+  if (!containerOf(head)) throw new VideoProcessingError('not a video container we decode (MP4/MOV, WebM or Matroska)');
+  const settings = decoderSettings();
+  // Until the description arrives the budget is the probe's; then the video's own (budgetFor).
+  const d = await streamingDecoder(path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: settings.maxRssMb });
+  const refillAfter = () => { if (keepWarm) void refill(); };
+  const stderr = collectStderr(d);
+  const done = exited(d);
+  done.catch(() => undefined);
+  // The next video's decoder starts once this one has ended, so at most one is set up or idle
+  // beside the one decoding (memory: README "Benchmarks", bench:engine).
+  d.child.once('close', refillAfter);
+  const onAbort = () => d.child.kill('SIGKILL');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const stdout = (d.child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const fail = async (what: string): Promise<never> => {
+    d.child.kill('SIGKILL');
+    const code = await done.catch(() => null);
+    signal?.removeEventListener('abort', onAbort);
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    throw failure(d, code, stderr(), what);
+  };
+  const header = await headerLine(stdout).catch(() => undefined);
+  if (!header) return fail('probing');
+  let info: VideoInfo;
+  try {
+    info = JSON.parse(header.line) as VideoInfo;
+    if (!(info.width > 0 && info.height > 0)) throw new Error('no size');
+  } catch {
+    d.child.kill('SIGKILL');
+    signal?.removeEventListener('abort', onAbort);
+    throw new VideoProcessingError('the decoder gave no usable description of the video');
+  }
+  const { width, height } = outputSize(info, opts.maxSide);
+  const fps = Math.min(opts.fps, info.fps || opts.fps);
+  const maxMediaMs = info.durationMs > 0 ? Math.round(info.durationMs * 1.1 + 5000) : settings.undeclaredMs;
+  d.setBudget(budgetFor(info.durationMs));
+  d.child.stdin!.end(JSON.stringify([fps, width, height, maxMediaMs]) + '\n');
+  return { info, frames: readFrames(d, stdout, header.rest, { width, height, fps }, done, stderr, signal, onAbort) };
+}
+
+async function* readFrames(
+  d: SandboxedDecoder, stdout: AsyncIterator<Buffer>, first: Buffer, size: { width: number; height: number; fps: number },
+  done: Promise<number | null>, stderr: () => string, signal: AbortSignal | undefined, onAbort: () => void,
+): AsyncGenerator<Frame> {
+  const { width, height, fps } = size;
+  const frameBytes = width * height * 3;
+  // As in decodeFrames: one reused frame buffer, valid until the next frame is asked for.
+  const rgb = new Uint8Array(frameBytes);
+  let filled = 0;
+  let index = 0;
+  try {
+    for (let chunk: Buffer | undefined = first; chunk; ) {
+      let offset = 0;
+      while (offset < chunk.length) {
+        const n = Math.min(frameBytes - filled, chunk.length - offset);
+        rgb.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === frameBytes) {
+          d.pause();
+          yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb };
+          d.resume();
+          index++;
+          filled = 0;
+        }
+      }
+      const next = await stdout.next();
+      chunk = next.done ? undefined : next.value;
+    }
+    const code = await done;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     if (code !== 0) throw failure(d, code, stderr(), 'decoding');
   } finally {
     signal?.removeEventListener('abort', onAbort);

@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import type { AnalysisEngine, AnalysisInput, AnalysisOutput, PoseTrack } from './engine.js';
 import { VideoProcessingError } from './engine.js';
 import type { AnalysisResult } from './result.js';
-import { decodeFrames, defaultDecodeOptions, probe, type DecodeOptions, type Frame } from './decode.js';
+import { defaultDecodeOptions, openVideo, type DecodeOptions, type Frame } from './decode.js';
 import { loadPoseModels, defaultModelDir, modelName, type PoseModels } from './pose/models.js';
 import { createPoseTracker, type PoseTimings } from './pose/tracker.js';
 import { KP, KP_COUNT, kpAt, packPose, type PackedPose } from './pose.js';
@@ -97,18 +97,19 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     } catch {
       throw new VideoProcessingError(`video file not readable: ${input.videoPath}`);
     }
-    const info = await probe(input.videoPath);
     const net = await getModel();
     // Timed after the one-off model load so the stats describe the steady per-video cost.
     const started = performance.now();
+    const sampleFps = opts.decode?.fps ?? exerciseDef(input.exerciseId)?.sampleFps ?? decodeOpts.fps;
+    const clipOpts = { ...decodeOpts, fps: sampleFps };
+    // One decoder process describes the video and then streams its frames (decode.ts openVideo).
+    const { info, frames } = await openVideo(input.videoPath, clipOpts, signal);
     const estimate = createPoseTracker(net);
     // Only packed keypoints (a few hundred bytes) per frame are kept; the pixels are dropped as
     // they stream by, so an hour of video holds a few MB of poses.
     const poses: PackedPose[] = [];
     let size = { width: info.width, height: info.height };
-    const sampleFps = opts.decode?.fps ?? exerciseDef(input.exerciseId)?.sampleFps ?? decodeOpts.fps;
-    const clipOpts = { ...decodeOpts, fps: sampleFps };
-    for await (const frame of decodeFrames(input.videoPath, info, clipOpts, signal)) {
+    for await (const frame of frames) {
       signal?.throwIfAborted();
       size = { width: frame.width, height: frame.height };
       poses.push(packPose(await estimate(opts.frameTransform ? opts.frameTransform(frame) : frame)));

@@ -1,15 +1,22 @@
 // The analysis engine's own process (started by engine-host.ts): the pose model and the pipeline
 // run here, so their CPU-bound frames never hold the API's event loop, and a crash or a runaway
 // allocation here ends this process, not the API. The decoder runs one level further down, in
-// its sandbox (src/analysis/decoder/).
+// its sandbox (src/analysis/decoder/), one process per video, the next one started while the
+// current video is analysed (keepDecoderWarm).
 import { createPoseEngine } from '../analysis/index.js';
-import { lastDecoderPeakRssMb } from '../analysis/decode.js';
+import { keepDecoderWarm, lastDecoderPeakRssMb } from '../analysis/decode.js';
+import { encodePose } from '../storage/poses.js';
 import type { HostMessage, ChildMessage } from './engine-protocol.js';
 
 const engine = createPoseEngine(JSON.parse(process.env.ENGINE_OPTIONS || '{}'));
 const running = new Map<number, AbortController>();
 const send = (m: ChildMessage) => process.send!(m);
 const stats = () => ({ peakRssMb: process.resourceUsage().maxRSS / 1024, decoderPeakRssMb: lastDecoderPeakRssMb });
+
+// What every job would otherwise pay on its own, paid once here before the first job: the pose
+// models (loaded and run once) and a decoder sandbox set up ahead of the video.
+keepDecoderWarm(true);
+void engine.ready().catch(() => undefined); // a failed load is retried by the first analysis
 
 process.on('message', (m: HostMessage) => {
   if (m.type === 'abort') {
@@ -18,7 +25,10 @@ process.on('message', (m: HostMessage) => {
   }
   const ctrl = new AbortController();
   running.set(m.id, ctrl);
-  engine.analyzeWithPose(m.input, ctrl.signal).then(
+  const work = m.forJob
+    ? engine.analyzeDetailed(m.input, ctrl.signal).then(({ result, pose, stats: s }) => ({ result, poseGzip: encodePose(pose), videoMs: s.videoMs }))
+    : engine.analyzeWithPose(m.input, ctrl.signal);
+  work.then(
     (out) => send({ type: 'done', id: m.id, out, stats: stats() }),
     (err: Error) => send({ type: 'failed', id: m.id, error: { name: err?.name ?? 'Error', message: String(err?.message ?? err) }, stats: stats() }),
   ).finally(() => running.delete(m.id));

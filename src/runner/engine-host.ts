@@ -3,12 +3,14 @@
 // while videos are analysed, and an engine that crashes or is killed takes no other job with it.
 // createPoseEngine (src/analysis/index.ts) stays usable in-process for the CLI, eval and benches.
 import { fork, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type AnalysisOutput } from '../analysis/engine.js';
 import { createPoseEngine, type PoseEngineOptions } from '../analysis/index.js';
 import type { AnalysisResult } from '../analysis/result.js';
-import type { ChildMessage, EngineStats, HostMessage } from './engine-protocol.js';
+import type { ChildMessage, EngineStats, HostMessage, JobOutput } from './engine-protocol.js';
 
 export interface EngineHostOptions extends PoseEngineOptions {
   /** V8 heap cap of each engine process, MB (its WebAssembly memory and the decoder are separate). */
@@ -17,6 +19,13 @@ export interface EngineHostOptions extends PoseEngineOptions {
 
 export interface EngineHost extends AnalysisEngine {
   analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
+  /** The analysis as the runner stores it (engine-protocol.ts JobOutput). */
+  analyzeForJob(input: AnalysisInput, signal?: AbortSignal): Promise<JobOutput>;
+  /**
+   * Starts engine processes now, up to `count` idle ones, each loading its models and setting up
+   * a decoder ahead of its first job: a worker pays that once when it starts, not in its first job.
+   */
+  warm(count: number): void;
   /** Highest memory figures reported by any engine process so far. */
   stats(): EngineStats;
   close(): Promise<void>;
@@ -35,8 +44,32 @@ function rehydrate(e: { name: string; message: string }): Error {
   return err;
 }
 
+/**
+ * Each engine process gets a directory for its decoders' stages (decoder/sandbox.ts WarmDecoder:
+ * a link to the video being decoded), removed when the process ends, even killed. Directories of
+ * a host that was itself killed are removed by the next host on the machine.
+ */
+const STAGES_PREFIX = 'rc-engine-stages-';
+
+function removeOrphanedStages() {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = Number(name.startsWith(STAGES_PREFIX) ? name.slice(STAGES_PREFIX.length).split('-')[0] : NaN);
+    if (!Number.isInteger(owner) || owner === process.pid) continue;
+    try {
+      process.kill(owner, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    }
+  }
+}
+
 export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
   const { maxHeapMb = 1024, ...engineOpts } = opts;
+  try {
+    removeOrphanedStages();
+  } catch {
+    // an unreadable temp directory: nothing of ours can be there either
+  }
   // The same factory the child runs: the version string cannot drift from what produced a result.
   const version = createPoseEngine(engineOpts).version;
   const idle: ChildProcess[] = [];
@@ -46,9 +79,10 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
   let closed = false;
 
   function spawnChild(): ChildProcess {
+    const stages = mkdtempSync(join(tmpdir(), `${STAGES_PREFIX}${process.pid}-`));
     const child = fork(childPath, [], {
       execArgv: ['--import', import.meta.resolve('tsx'), `--max-old-space-size=${maxHeapMb}`],
-      env: { ...process.env, ENGINE_OPTIONS: JSON.stringify(engineOpts) },
+      env: { ...process.env, ENGINE_OPTIONS: JSON.stringify(engineOpts), DECODER_STAGE_DIR: stages },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
@@ -61,6 +95,7 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
     }
     all.add(child);
     child.once('exit', () => {
+      rmSync(stages, { recursive: true, force: true });
       all.delete(child);
       const i = idle.indexOf(child);
       if (i >= 0) idle.splice(i, 1);
@@ -68,12 +103,14 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
     return child;
   }
 
-  function run(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput> {
+  function run(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
+  function run(input: AnalysisInput, signal: AbortSignal | undefined, forJob: true): Promise<JobOutput>;
+  function run(input: AnalysisInput, signal?: AbortSignal, forJob = false): Promise<AnalysisOutput | JobOutput> {
     if (closed) return Promise.reject(new ProviderUnavailableError('the engine host is closed'));
     signal?.throwIfAborted();
     const child = idle.pop() ?? spawnChild();
     const id = nextId++;
-    return new Promise<AnalysisOutput>((resolve, reject) => {
+    return new Promise<AnalysisOutput | JobOutput>((resolve, reject) => {
       const cleanup = () => {
         child.off('message', onMessage);
         child.off('exit', onExit);
@@ -97,15 +134,19 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
       child.on('message', onMessage);
       child.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      child.send({ type: 'analyze', id, input } satisfies HostMessage);
+      child.send({ type: 'analyze', id, input, forJob } satisfies HostMessage);
     });
   }
 
   return {
     version,
-    analyzeWithPose: run,
+    analyzeWithPose: (input, signal) => run(input, signal),
+    analyzeForJob: (input, signal) => run(input, signal, true),
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
       return (await run(input, signal)).result;
+    },
+    warm(count: number) {
+      while (!closed && idle.length < count) idle.push(spawnChild());
     },
     stats: () => ({ ...peak }),
     async close() {

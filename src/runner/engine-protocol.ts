@@ -1,5 +1,6 @@
 // Messages between the engine host (API or worker process) and the engine process.
 import type { AnalysisInput, AnalysisOutput } from '../analysis/engine.js';
+import type { AnalysisResult } from '../analysis/result.js';
 
 export interface EngineStats {
   /** Peak resident memory of the engine process so far, MB. */
@@ -8,11 +9,23 @@ export interface EngineStats {
   decoderPeakRssMb: number;
 }
 
+/**
+ * What a job needs from an analysis, made ready in the engine process: the pose track already
+ * gzipped as it is stored (a ten-minute video's track is MBs of JSON: serialising and compressing
+ * it on the API's event loop held requests for tens of ms), and the video's length for the
+ * analysis-speed metric (read by the decoder, so nothing probes the video a second time).
+ */
+export interface JobOutput {
+  result: AnalysisResult;
+  poseGzip: Buffer;
+  videoMs: number;
+}
+
 export type HostMessage =
-  | { type: 'analyze'; id: number; input: AnalysisInput }
+  | { type: 'analyze'; id: number; input: AnalysisInput; forJob?: boolean }
   | { type: 'abort'; id: number };
 
 export type ChildMessage =
   | { type: 'ready'; version: string }
-  | { type: 'done'; id: number; out: AnalysisOutput; stats: EngineStats }
+  | { type: 'done'; id: number; out: AnalysisOutput | JobOutput; stats: EngineStats }
   | { type: 'failed'; id: number; error: { name: string; message: string }; stats: EngineStats };

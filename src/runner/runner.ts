@@ -4,7 +4,8 @@
 import { Value } from '@sinclair/typebox/value';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type PoseTrack } from '../analysis/engine.js';
+import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type PoseTrack } from '../analysis/engine.js';
+import type { JobOutput } from './engine-protocol.js';
 import { AnalysisResultSchema } from '../analysis/result.js';
 import { decideJob, GENERIC_FAILURE, type JobCommand } from '../commands/jobs.js';
 import type { JobRow } from '../projections/jobs.js';
@@ -43,7 +44,13 @@ export interface Runner {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOptions): Runner {
+/** The engine host's extras (engine-host.ts), used when the engine has them. */
+export type RunnerEngine = AnalysisEngine & {
+  analyzeForJob?(input: AnalysisInput, signal?: AbortSignal): Promise<JobOutput>;
+  warm?(count: number): void;
+};
+
+export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOptions): Runner {
   const worker = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
   const backoff = opts.backoffMs ?? ((n) => Math.min(30_000, 1000 * 4 ** n));
   const running = new Map<string, { task: Promise<void>; job: JobRow; lost: AbortController }>();
@@ -66,9 +73,10 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
     try {
       const outcome = await analyze(job, lost.signal);
       if (lost.signal.aborted) return; // cancelled by an operator, or re-taken: the outcome is not ours
-      const { pose, ...decided } = outcome as Outcome & { pose?: PoseTrack };
+      const { pose, poseGzip, ...decided } = outcome as Outcome & { pose?: PoseTrack; poseGzip?: Buffer };
       // Stored before JobCompleted, so a completed job's track is always there to serve.
-      if (pose) await svc.storage.savePose(jobId, encodePose(pose));
+      if (poseGzip) await svc.storage.savePose(jobId, poseGzip);
+      else if (pose) await svc.storage.savePose(jobId, encodePose(pose));
       const decision = await run(keyId, { ...decided, jobId, worker, now: now() } as JobCommand);
       finished = decision.events.length > 0;
       opts.log.info({ jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode }, 'job finished');
@@ -79,7 +87,7 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
   }
 
   type Outcome =
-    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string; pose?: PoseTrack }
+    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string; pose?: PoseTrack; poseGzip?: Buffer }
     | { type: 'FailJob'; errorCode: string; message: string; detail?: string };
 
   async function analyze(job: JobRow, signal: AbortSignal): Promise<Outcome> {
@@ -89,6 +97,16 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
         try {
           const input = { videoPath: video.path, exerciseId: job.exercise_id };
           const started = performance.now();
+          if (engine.analyzeForJob) {
+            // The engine process hands over the stored form of the pose track and the video's
+            // length: nothing heavy here, on what is the API's event loop under `npm start`.
+            const { result, poseGzip, videoMs } = await engine.analyzeForJob(input, signal);
+            if (videoMs > 0) svc.metrics.analysisRatio.observe((performance.now() - started) / videoMs);
+            if (!Value.Check(AnalysisResultSchema, result)) {
+              return { type: 'FailJob', ...GENERIC_FAILURE, detail: 'engine returned a result outside the schema' };
+            }
+            return { type: 'CompleteJob', result, engineVersion: engine.version, poseGzip };
+          }
           const { result, pose } = engine.analyzeWithPose ? await engine.analyzeWithPose(input, signal) : { result: await engine.analyze(input, signal), pose: undefined };
           await observeAnalysis(svc.metrics, video.path, (performance.now() - started) / 1000);
           if (!Value.Check(AnalysisResultSchema, result)) {
@@ -155,7 +173,11 @@ export function startRunner(svc: Service, engine: AnalysisEngine, opts: RunnerOp
     schedule(0);
   }
 
-  if (opts.concurrency > 0) schedule(0);
+  if (opts.concurrency > 0) {
+    // Engine processes start now (at low priority), not when the first job is claimed.
+    engine.warm?.(opts.concurrency);
+    schedule(0);
+  }
 
   return {
     wake: () => opts.concurrency > 0 && wake(),

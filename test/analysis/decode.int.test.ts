@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeFrames, probe, type Frame } from '../../src/analysis/decode.js';
+import { decodeFrames, keepDecoderWarm, openVideo, probe, type Frame } from '../../src/analysis/decode.js';
 import { VideoProcessingError } from '../../src/analysis/engine.js';
 import { makeVideo, withDeclaredDuration, withDeclaredSize, withRotation } from '../support/videos.js';
 
@@ -176,4 +176,42 @@ test('the time budget is the decoder\'s own: a consumer slower than the budget d
       if (v === undefined) delete process.env[k]; else process.env[k] = v;
     }
   }
+});
+
+/** The frames of openVideo (one process, probe and decode), copied. */
+async function opened(path: string, fps = 10) {
+  const { info, frames } = await openVideo(path, { fps, maxSide: 960 });
+  const out: { frame: Frame; rgb: Uint8Array }[] = [];
+  for await (const f of frames) out.push({ frame: { ...f, rgb: new Uint8Array(0) }, rgb: f.rgb.slice() });
+  return { info, out };
+}
+
+test('openVideo (one decoder process describes, then streams) gives exactly what probe + decodeFrames give, started for the video or warm', async (t) => {
+  const path = file(withRotation(await makeVideo({ width: 96, height: 64, frames: 25, fps: 30, paint: (_, px, w, h) => paintSideways(px, w, h) }), 90));
+  const info = await probe(path);
+  const two = await all(path, 12);
+  const check = async (label: string) => {
+    const one = await opened(path, 12);
+    assert.deepEqual(one.info, info, `${label}: the same description`);
+    assert.deepEqual(one.out.map((o) => o.frame), two.frames, `${label}: the same frames`);
+    one.out.forEach((o, i) => assert.ok(Buffer.from(o.rgb).equals(Buffer.from(two.copies[i]!)), `${label}: frame ${i} byte for byte`));
+  };
+  await check('started for it');
+  keepDecoderWarm(true);
+  t.after(() => keepDecoderWarm(false));
+  for (let i = 0; i < 3; i++) await check(`warm, video ${i + 1}`);
+});
+
+test('openVideo, warm: hostile files fail as they do otherwise, and the next video is still served', async (t) => {
+  keepDecoderWarm(true);
+  t.after(() => keepDecoderWarm(false));
+  const valid = await makeVideo({ width: 64, height: 48, frames: 20, fastStart: true });
+  const bomb = withDeclaredDuration(await makeVideo({ width: 32, height: 32, frames: 3600, fps: 1, gop: 600 }), 2);
+  for (const [name, bytes] of Object.entries({ random: Buffer.from('not a video at all'), cut: valid.subarray(0, Math.floor(valid.length * 0.3)), bomb })) {
+    await assert.rejects(async () => { await opened(file(bytes)); }, (e) => e instanceof VideoProcessingError, name);
+  }
+  const path = file(valid);
+  const good = await opened(path);
+  assert.equal(good.out.length, (await all(path)).frames.length);
+  assert.ok(good.out.length > 0);
 });

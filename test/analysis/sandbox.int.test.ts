@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { confinedArgv, confinement, INSIDE_INPUT } from '../../src/analysis/decoder/confine.js';
-import { budgetFor, decoderVersion, networkIsolation, spawnDecoder } from '../../src/analysis/decoder/sandbox.js';
+import { budgetFor, decoderVersion, networkIsolation, spawnDecoder, spawnWarmDecoder } from '../../src/analysis/decoder/sandbox.js';
 import { makeVideo } from '../support/videos.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
@@ -223,4 +223,53 @@ test('seen from outside while it decodes: the decoder has its own mount and netw
   // Its root holds the library and code paths, /input and two empty mount points, nothing else.
   const expected = new Set(['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'usr', 'proc', '.old', 'input', process.execPath.split('/')[1]!, import.meta.dirname.split('/')[1]!]);
   assert.deepEqual(readdirSync(root).filter((n) => !expected.has(n)), []);
+});
+
+test('a warm decoder (started before its video) sees no input until it is given one, then only that one, and its stage is removed when it ends', async (t) => {
+  const c = confinement();
+  if (!c.mount) return t.skip(`no mount confinement on this machine (${c.describe})`);
+  const dataDir = join(dir, 'data-warm');
+  mkdirSync(join(dataDir, 'storage', 'frozen'), { recursive: true });
+  writeFileSync(join(dataDir, 'ledger.db'), 'ledger');
+  const input = join(dataDir, 'storage', 'frozen', 'job_warm');
+  const other = join(dataDir, 'storage', 'frozen', 'job_other');
+  writeFileSync(input, await makeVideo({ width: 320, height: 240, frames: 30, fps: 10 }));
+  writeFileSync(other, 'another partner\'s video');
+  const stages = mkdtempSync(join(dir, 'stages-'));
+  process.env.DECODER_STAGE_DIR = stages;
+  t.after(() => { delete process.env.DECODER_STAGE_DIR; });
+  const w = spawnWarmDecoder(1024);
+  t.after(() => w.dispose());
+  // Find it once it is Node running child.mjs serve (after unshare, the set-up shell, setpriv).
+  let pid = 0;
+  for (let i = 0; !pid; i++) {
+    for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+        if (readlinkSync(`/proc/${p}/exe`).endsWith('/node') && cmd.includes('child.mjs') && cmd.includes('serve') && cmd.includes(stages) === false && readFileSync(`/proc/${p}/status`, 'utf8').includes('NoNewPrivs:\t1')) {
+          if (existsSync(`/proc/${p}/root/input`) && readdirSync(`/proc/${p}/root`).includes('input')) pid = Number(p);
+        }
+      } catch {
+        // not ours, or gone
+      }
+    }
+    assert.ok(i < 400, 'the warm decoder did not start');
+    if (!pid) await new Promise((r) => setTimeout(r, 25));
+  }
+  const root = `/proc/${pid}/root`;
+  assert.notEqual(readlinkSync(`/proc/${pid}/ns/net`), readlinkSync('/proc/self/ns/net'), 'its own network namespace');
+  assert.deepEqual(readdirSync(join(root, 'input')), [], 'no input before it is given one');
+  assert.ok(!existsSync(join(root, dataDir)), 'DATA_DIR is not visible from its root');
+  const d = await w.assign(input, { budgetMs: 60_000, maxRssMb: 1024 });
+  assert.ok(d, 'assigned');
+  assert.deepEqual(readdirSync(join(root, 'input')), ['video'], 'its one input, nothing else');
+  assert.equal(readFileSync(join(root, INSIDE_INPUT)).length, readFileSync(input).length);
+  assert.ok(!existsSync(join(root, other)) && !existsSync(join(root, dataDir)));
+  // It describes the video on its stdout, then waits for the rate and size it is to decode at.
+  const header = await new Promise<string>((resolve) => d!.child.stdout!.once('data', (b: Buffer) => resolve(b.toString())));
+  assert.equal(JSON.parse(header.split('\n')[0]!).width, 320);
+  const closed = new Promise((r) => d!.child.once('close', r));
+  d!.child.stdin!.end();
+  await closed;
+  assert.deepEqual(readdirSync(stages), [], 'the stage (a link to the video) is gone with the process');
 });

@@ -6,6 +6,12 @@
 //
 //   child.mjs probe  <path>                                  -> one JSON line (VideoInfo)
 //   child.mjs decode <path> <fps> <width> <height> <maxMs>   -> width*height*3 bytes per frame
+//   child.mjs stream <path>     -> the probe's JSON line; then reads one line from stdin,
+//                                  [fps, width, height, maxMs] (chosen by the parent from that
+//                                  description), and decodes as `decode` does: one process per job
+//   child.mjs serve             -> started ahead of its job (decoder/sandbox.ts, a warm decoder):
+//                                  loads FFmpeg, then reads ["stream", path] from stdin and does
+//                                  `stream`; stdin closed before that ends it quietly
 //
 // Exit codes: 0 done; 65 the input is not a decodable video (message on stderr); 70 the decoder
 // itself could not be loaded.
@@ -22,6 +28,12 @@ const MAX_SIDE = 8192;
 const SETTLE_TICK_MS = 10;
 /** ... and how many ticks with no new frame before a chunk is taken to give none. */
 const SETTLE_IDLE_TICKS = 300;
+/**
+ * Packets handed to FFmpeg ahead of the frame being written: enough to keep its frame threads busy
+ * (one per core, plus one), few enough that the frames they decode into while the consumer holds
+ * the pipe stay a few MB (16 held 20-30 MB more at 720p). Which frames come out does not depend on it.
+ */
+const MAX_QUEUED = 6;
 
 class BadInput extends Error {}
 
@@ -35,8 +47,44 @@ const parent = process.ppid;
 setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 1000).unref();
 process.stdout.on('error', () => process.exit(1));
 
+/**
+ * FFmpeg's frames and packets live in native memory that is freed only when V8 collects their
+ * JavaScript handles (close() alone does not give it back), and V8 does not see that memory: with
+ * a heap of a few MB it seldom collects, and a 17 s 720p clip grew the process to 300 MB. A young
+ * generation collection every few packets (--expose-gc, given by sandbox.ts) holds it near 110 MB
+ * at no measurable CPU cost. Without the flag (a test running this file by hand) nothing changes.
+ */
+const collect = typeof globalThis.gc === 'function' ? () => globalThis.gc({ type: 'minor' }) : () => {};
+const COLLECT_EVERY = 4;
+
+/** Lines from stdin, one at a time; null once stdin has ended. */
+function stdinLines() {
+  let buf = '';
+  let ended = false;
+  const waiting = [];
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (d) => {
+    buf += d;
+    if (buf.length > 65536) fail(2, 'command line too long');
+    let i;
+    while (waiting.length && (i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      waiting.shift()(line);
+    }
+  });
+  process.stdin.on('end', () => { ended = true; while (waiting.length) waiting.shift()(null); });
+  return () => new Promise((resolve) => {
+    const i = buf.indexOf('\n');
+    if (i >= 0) { const line = buf.slice(0, i); buf = buf.slice(i + 1); resolve(line); }
+    else if (ended) resolve(null);
+    else waiting.push(resolve);
+  });
+}
+
 // FFmpeg (a 66 MB addon) loads only once the file has passed the container check: a file that is
-// no video is refused without it.
+// no video is refused without it. A warm decoder (`serve`) loads it while it waits, before it has
+// any input at all.
 let codecs;
 async function loadCodecs() {
   if (codecs) return;
@@ -107,16 +155,46 @@ async function estimateFps(src) {
   return 1e6 / gaps[gaps.length >> 1];
 }
 
-async function probe(path) {
+async function describe(path) {
   const src = await open(path);
   const fps = await estimateFps(src);
   const quarter = src.rotation === 90 || src.rotation === 270;
   const { codedWidth: w, codedHeight: h } = src.config;
-  process.stdout.write(JSON.stringify({
+  src.demuxer.close();
+  return {
     width: quarter ? h : w, height: quarter ? w : h, fps: Math.round(fps * 1000) / 1000,
     durationMs: Math.round(src.durationUs / 1000), rotation: src.rotation, codec: src.config.codec,
-  }) + '\n');
-  src.demuxer.close();
+  };
+}
+
+async function probe(path) {
+  process.stdout.write(JSON.stringify(await describe(path)) + '\n');
+}
+
+/**
+ * Probe and decode in one process (the engine's path): the description goes out first, the parent
+ * answers with the rate, size and media limit it wants, and the frames follow. The demuxer is
+ * opened again for the decode, so the frames are exactly those `decode` gives.
+ */
+async function stream(path, nextLine) {
+  await probe(path);
+  const line = await nextLine();
+  if (line === null) process.exit(0); // the parent wants no frames after all
+  const params = JSON.parse(line);
+  if (!Array.isArray(params) || params.length !== 4 || !params.every((n) => Number.isFinite(n) && n > 0)) fail(2, 'bad decode parameters');
+  const [fps, width, height, maxMs] = params;
+  await decode(path, fps, width, height, maxMs);
+}
+
+/** A warm decoder: FFmpeg loaded while it waits, then one `stream` for the path it is given. */
+async function serve() {
+  const nextLine = stdinLines();
+  await loadCodecs();
+  const line = await nextLine();
+  if (line === null) process.exit(0);
+  const cmd = JSON.parse(line);
+  if (!Array.isArray(cmd) || cmd[0] !== 'stream' || typeof cmd[1] !== 'string') fail(2, 'bad command');
+  await stream(cmd[1], nextLine);
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -204,8 +282,8 @@ async function decode(path, fps, outW, outH, maxMs) {
     if (item.chunkType !== 'video' || !item.videoChunk) continue;
     if (decodeError) break;
     decoder.decode(fix(item.videoChunk));
-    sent++;
-    while (decoder.decodeQueueSize > 16) { await tick(); await drain(); }
+    if (++sent % COLLECT_EVERY === 0) collect();
+    while (decoder.decodeQueueSize > MAX_QUEUED) { await tick(); await drain(); }
     await drain();
   }
   if (src.error()) throw new BadInput(`demuxing failed: ${src.error().message ?? src.error()}`);
@@ -235,8 +313,10 @@ async function decode(path, fps, outW, outH, maxMs) {
 const [mode, path, ...rest] = process.argv.slice(2);
 try {
   if (mode === 'probe') await probe(path);
+  else if (mode === 'stream') await stream(path, stdinLines());
+  else if (mode === 'serve') await serve();
   else if (mode === 'decode') await decode(path, Number(rest[0]), Number(rest[1]), Number(rest[2]), Number(rest[3]));
-  else fail(2, `usage: child.mjs probe|decode PATH ...`);
+  else fail(2, `usage: child.mjs probe|decode|stream PATH ... | serve`);
 } catch (e) {
   fail(BAD_INPUT, e instanceof BadInput ? e.message : `the video could not be decoded: ${e?.message ?? e}`);
 }

@@ -14,7 +14,9 @@
 //   at several times that budget for a decoder that hangs without using CPU.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { confinedArgv, confinement, detectConfinement, INSIDE_INPUT, type Confinement } from './confine.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFile, link, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +116,8 @@ export interface SandboxedDecoder {
    */
   pause(): void;
   resume(): void;
+  /** Sets the CPU budget, ms (once the video's declared length is known). */
+  setBudget(ms: number): void;
 }
 
 /** Wall-clock backstop, in CPU budgets: a decoder blocked without using CPU still ends. */
@@ -156,34 +160,47 @@ const permissionFlag = (() => {
   return major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13) ? '--permission' : '--experimental-permission';
 })();
 
-/** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
-export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript): SandboxedDecoder {
+/** Where the decoder process is told its input is, and what it may read: set up before it starts. */
+interface Placement {
+  /** The input as the decoder names it (inside its root, or the real path without a mount). */
+  inside: string;
+  /** Read-only mounts for confine.ts: `--as SOURCE TARGET` puts the input (or its stage) in place. */
+  mounts: string[];
+}
+
+/** The sandboxed process: kernel confinement, permission model, empty environment. */
+function startConfined(args: string[], place: Placement, script: string, maxRssMb: number, stdin: 'ignore' | 'pipe'): ChildProcess {
   const c = confinement();
-  // With its own root the input shows under a fixed name, and the decoder is told that path.
-  const input = c.mount ? INSIDE_INPUT : inputPath;
-  const heapMb = Math.max(64, Math.min(512, Math.floor(limits.maxRssMb / 2)));
+  const heapMb = Math.max(64, Math.min(512, Math.floor(maxRssMb / 2)));
   const packages = packageDirs();
   const nodeArgs = [
     permissionFlag, '--no-warnings', '--allow-addons',
-    `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packages.map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${input}`,
-    `--max-old-space-size=${heapMb}`,
-    script, ...args.map((a) => (a === inputPath ? input : a)),
+    `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packages.map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${place.inside}`,
+    // child.mjs collects FFmpeg's frames' handles itself (see `collect` there).
+    `--max-old-space-size=${heapMb}`, '--expose-gc',
+    script, ...args,
   ];
-  const readOnly = [here, script, ...packages, '--as', inputPath, INSIDE_INPUT];
+  const readOnly = [here, script, ...packages, ...place.mounts];
   const [cmd, ...rest] = confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages));
-  const child = spawn(cmd!, rest, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {},
-  });
+  return spawn(cmd!, rest, { stdio: [stdin, 'pipe', 'pipe'], env: {} });
+}
+
+/**
+ * The limits around a running decoder, from now on. `cpuFrom` is its CPU time when the budget
+ * starts (a warm decoder has used some to start before it had its input).
+ */
+function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0): SandboxedDecoder {
   let reason: string | undefined;
   let peak = 0;
+  let budgetMs = limits.budgetMs;
   const kill = (why: string) => {
     if (reason || child.exitCode !== null || child.signalCode !== null) return;
     reason = why;
     child.kill('SIGKILL');
   };
-  const overBudget = () => kill(`decoding exceeded its time budget of ${Math.round(limits.budgetMs / 1000)} s`);
-  let left = cpuReadable ? limits.budgetMs * WALL_BACKSTOP : limits.budgetMs;
+  const overBudget = () => kill(`decoding exceeded its time budget of ${Math.round(budgetMs / 1000)} s`);
+  const backstop = (ms: number) => (cpuReadable ? ms * WALL_BACKSTOP : ms);
+  let left = backstop(budgetMs);
   let since = performance.now();
   let timer: NodeJS.Timeout | undefined = setTimeout(overBudget, left).unref();
   const pause = () => {
@@ -203,14 +220,105 @@ export function spawnDecoder(args: string[], inputPath: string, limits: DecoderL
     if (!m) return;
     peak = Math.max(peak, m.hwm, m.rss);
     if (m.rss > limits.maxRssMb) kill(`decoding exceeded its memory cap of ${limits.maxRssMb} MB`);
-    if (cpuReadable && (cpuMs(child.pid) ?? 0) > limits.budgetMs) overBudget();
+    if (cpuReadable && (cpuMs(child.pid) ?? 0) - cpuFrom > budgetMs) overBudget();
   }, 100);
   watch.unref();
   child.once('close', () => {
     clearTimeout(timer);
     clearInterval(watch);
   });
-  return { child, killedFor: () => reason, peakRssMb: () => peak, pause, resume };
+  const setBudget = (ms: number) => {
+    // The wall-clock backstop follows: what is left of it grows or shrinks by the difference.
+    left += backstop(ms) - backstop(budgetMs);
+    budgetMs = ms;
+    if (timer) {
+      pause();
+      resume();
+    }
+  };
+  return { child, killedFor: () => reason, peakRssMb: () => peak, pause, resume, setBudget };
+}
+
+/** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
+export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript, stdin: 'ignore' | 'pipe' = 'ignore'): SandboxedDecoder {
+  // With its own root the input shows under a fixed name, and the decoder is told that path.
+  const inside = confinement().mount ? INSIDE_INPUT : inputPath;
+  const child = startConfined(args.map((a) => (a === inputPath ? inside : a)), { inside, mounts: ['--as', inputPath, INSIDE_INPUT] }, script, limits.maxRssMb, stdin);
+  return guard(child, limits);
+}
+
+/** Inputs up to this size are copied to a warm decoder's stage when a hard link is not possible. */
+const STAGE_COPY_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A decoder process started before its job (child.mjs `serve`), so the sandbox's set-up (a dozen
+ * mounts, Node's start, loading FFmpeg: about 0.3 s, most of a short job's cost besides the pose
+ * model) is paid while the previous job runs. Its root holds an empty private directory (its
+ * stage) where the one input will appear as `video`: until then it sees no input at all, and
+ * afterwards only its own. Each is used for one job, then ends, like a decoder started for it.
+ */
+export interface WarmDecoder {
+  /**
+   * Hands it `inputPath` (hard-linked into its stage, or copied when small and on another file
+   * system) and starts its limits. Undefined when the input cannot be staged (a large file on
+   * another file system) or the process has died: the caller then starts a decoder for the input.
+   */
+  assign(inputPath: string, limits: DecoderLimits): Promise<SandboxedDecoder | undefined>;
+  /** Ends it (unused). */
+  dispose(): void;
+  /** Resident memory now, MB (what an idle one costs). */
+  rssMb(): number;
+}
+
+/**
+ * Where stages are made: DECODER_STAGE_DIR when the engine host gave one (a directory per engine
+ * process that the host removes when that process ends, however it ends: a stage holds a link to
+ * a partner's video, which must not outlive its job), else the system's temp directory.
+ */
+const stageParent = () => process.env.DECODER_STAGE_DIR || tmpdir();
+
+export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
+  const stage = mkdtempSync(join(stageParent(), 'rc-decoder-stage-'));
+  const staged = join(stage, 'video');
+  const c = confinement();
+  const inside = c.mount ? INSIDE_INPUT : staged;
+  const child = startConfined(['serve'], { inside, mounts: ['--as', stage, dirname(INSIDE_INPUT)] }, childScript, maxRssMb, 'pipe');
+  let used = false;
+  const clean = () => {
+    rmSync(stage, { recursive: true, force: true });
+    process.off('exit', clean);
+  };
+  process.once('exit', clean);
+  child.once('close', clean);
+  child.once('error', () => undefined); // reported by assign (a dead process is not used)
+  child.stdin!.on('error', () => undefined);
+  const alive = () => child.exitCode === null && child.signalCode === null && !child.killed;
+  return {
+    async assign(inputPath, limits) {
+      if (used || !alive()) return undefined;
+      used = true;
+      try {
+        await link(inputPath, staged);
+      } catch {
+        try {
+          if ((await stat(inputPath)).size > STAGE_COPY_MAX_BYTES) throw new Error('too large to copy');
+          await copyFile(inputPath, staged);
+        } catch {
+          child.kill('SIGKILL');
+          return undefined;
+        }
+      }
+      if (!alive()) return undefined;
+      const d = guard(child, limits, child.pid ? cpuMs(child.pid) ?? 0 : 0);
+      child.stdin!.write(JSON.stringify(['stream', inside]) + '\n');
+      return d;
+    },
+    dispose() {
+      used = true;
+      child.kill('SIGKILL');
+    },
+    rssMb: () => (child.pid ? rssMb(child.pid)?.rss ?? 0 : 0),
+  };
 }
 
 /**
