@@ -2,11 +2,11 @@
 // RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeFrames, defaultDecodeOptions, probe } from '../src/analysis/decode.js';
+import { decodeFrames, defaultDecodeOptions, keepDecoderWarm, lastDecoderPeakRssMb, probe } from '../src/analysis/decode.js';
 import { createPoseEngine, ENGINE_FPS } from '../src/analysis/index.js';
 import type { PoseTimings } from '../src/analysis/pose/tracker.js';
 import { loadLabels, videosDir } from './eval.js';
@@ -14,7 +14,50 @@ import { exerciseDef } from '../src/analysis/rules/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
 import { looped } from '../test/support/videos.js';
 
-interface Measure { mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; cpuMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings }
+interface Measure {
+  mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; cpuMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings;
+  /** Peak of the engine's and its decoder processes' resident memory added up, sampled every 20 ms: a job's memory. */
+  jobPeakMb?: number;
+  /** The decoder's own peak (its watchdog's reading). */
+  decoderPeakMb?: number;
+}
+
+/** Resident set of a process, MB, from /proc (0 when it is gone). */
+function rssOf(pid: number | string): number {
+  try {
+    return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples this process plus every process it started (the decoder: unshare, its set-up shell and
+ * then Node keep one pid) and keeps the highest total: what the job holds at once, as `ps` would
+ * add it up (pages the processes share, such as Node's own code, counted in each).
+ */
+function sampleJobMemory(): () => number {
+  let peak = 0;
+  const sample = () => {
+    let total = rssOf('self');
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) total += rssOf(pid);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    peak = Math.max(peak, total);
+  };
+  const timer = setInterval(sample, 20);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return Math.max(peak, process.resourceUsage().maxRSS / 1024);
+  };
+}
 
 /**
  * CPU time of this process plus its reaped children (ffmpeg), in ms. Unlike wall time it barely
@@ -45,14 +88,20 @@ async function measure(mode: Measure['mode'], path: string, exercise: string): P
     for await (const _f of decodeFrames(path, info, { ...defaultDecodeOptions, fps })) frames++;
     return { mode, videoMs: info.durationMs, wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, frames, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   }
+  // As the engine process runs it (src/runner/engine-child.ts): models loaded and a decoder
+  // started ahead of the video, the next one started once it has ended.
+  keepDecoderWarm(true);
   const engine = createPoseEngine();
   await engine.ready();
   const c0 = cpuMs();
+  const jobPeak = sampleJobMemory();
   const out = await engine.analyzeDetailed({ videoPath: path, exerciseId: exercise });
+  const jobPeakMb = jobPeak();
+  keepDecoderWarm(false);
   return {
     mode, videoMs: out.stats.videoMs, wallMs: out.stats.wallMs, cpuMs: cpuMs() - c0, frames: out.stats.frames,
     peakRssMb: process.resourceUsage().maxRSS / 1024, valid: out.result.repetitions.filter((r) => r.is_valid_rep).length,
-    pose: out.stats.pose,
+    pose: out.stats.pose, jobPeakMb, decoderPeakMb: lastDecoderPeakRssMb,
   };
 }
 
@@ -91,24 +140,27 @@ async function main() {
     return;
   }
   console.log(`engine ${createPoseEngine().version}; decode at the engine's rate (${ENGINE_FPS} fps, or the exercise's own), max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
-  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'CPU RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'peak RSS MB']];
-  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0, cpu = 0, decCpu = 0;
+  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'CPU RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'engine MB', 'decoder MB', 'job MB']];
+  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0, cpu = 0, decCpu = 0, jobPeak = 0, jobPeakClip = '';
   const sum: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
   for (const l of labels) {
     const path = join(videosDir, l.file);
     const d = runChild('decode', path, l.exercise);
     const a = runChild('analyze', path, l.exercise);
-    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb); decWall += d.wallMs; frames += a.frames; cpu += a.cpuMs; decCpu += d.cpuMs;
+    vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb);
+    if (a.jobPeakMb! > jobPeak) { jobPeak = a.jobPeakMb!; jobPeakClip = l.file; } decWall += d.wallMs; frames += a.frames; cpu += a.cpuMs; decCpu += d.cpuMs;
     const p = a.pose!;
     for (const k of Object.keys(sum) as (keyof PoseTimings)[]) sum[k] += p[k];
     rows.push([l.file, (a.videoMs / 1000).toFixed(1), (d.wallMs / 1000).toFixed(2), (d.videoMs / d.wallMs).toFixed(1),
       (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.videoMs / a.cpuMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), (d.wallMs / d.frames).toFixed(1),
       (p.landmarkMs / p.frames).toFixed(1), p.detections ? (p.detectorMs / p.detections).toFixed(1) : '-', String(p.detections),
-      (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0)]);
+      (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), a.jobPeakMb!.toFixed(0)]);
   }
   print(rows);
   console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)} ` +
     `(decoding alone, same run: RTF ${(vid / decWall).toFixed(1)}); highest peak RSS ${peak.toFixed(0)} MB`);
+  console.log(`memory per job, engine and decoder together (the peak of their resident sets added up, sampled every 20 ms): ` +
+    `${jobPeak.toFixed(0)} MB at most (${jobPeakClip}); target under 300 MB`);
   console.log(`CPU time (node + ffmpeg), i.e. one job on a core of its own: ${(cpu / 1000).toFixed(1)} s, RTF ${(vid / cpu).toFixed(2)} ` +
     `= ${(cpu / frames).toFixed(1)} ms per frame; decoding alone ${(decCpu / frames).toFixed(1)} ms per frame, RTF ${(vid / decCpu).toFixed(1)}; ` +
     `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
@@ -137,9 +189,9 @@ async function main() {
     const a = runChild('analyze', long, longest.exercise);
     console.log(`\nlong video (${longest.file} looped): ${(a.videoMs / 1000).toFixed(0)} s, analysed in ${(a.wallMs / 1000).toFixed(0)} s, ` +
       `RTF ${(a.videoMs / a.wallMs).toFixed(2)} (CPU RTF ${(a.videoMs / a.cpuMs).toFixed(2)}), ${a.valid} valid reps`);
-    print([['video', 'length s', 'peak RSS MB'],
-      [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0)],
-      ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0)]]);
+    print([['video', 'length s', 'engine MB', 'decoder MB', 'job MB'],
+      [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0), short.decoderPeakMb!.toFixed(0), short.jobPeakMb!.toFixed(0)],
+      ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), a.jobPeakMb!.toFixed(0)]]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,10 +6,15 @@
 //     at a fixed rate for D seconds there (the baseline), then on the same DATA_DIR started as
 //     `npm start` runs it (in-process worker, default WORKER_CONCURRENCY) while its worker drains
 //     the queue. Prints both latency profiles, the ratio, and the jobs the worker ended in D s.
-// Env: BENCH_QUEUE_JOBS (10000), BENCH_SECONDS (20), BENCH_RATE (identity requests per second, 50).
+//     The check issue 22 sets: the busy p99 within 3x the API-only p99 plus 20 ms, no request over
+//     500 ms, and at least 40 jobs ended in 20 s (counted from when the service answers, its engine
+//     process starting in that window as it does after a real start).
+// Env: BENCH_QUEUE_JOBS (1000 here: seeding 5,000 real uploads through the API takes ~10 minutes on
+// this shared machine; the issue's check is BENCH_QUEUE_JOBS=5000), BENCH_SECONDS (20), BENCH_RATE
+// (identity requests per second, 50).
 import { Worker } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../src/events/store/port.js';
@@ -19,7 +24,7 @@ import { admin } from '../test/support/processes.js';
 import { startService, stop } from './support/service.js';
 import { shortClip } from './support/clip.js';
 
-const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 10_000);
+const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const dir = mkdtempSync(join(tmpdir(), 'rc-bench-queue-'));
@@ -141,7 +146,7 @@ try {
   const auth = { authorization: `Bearer ${bulk.api_key}` };
   let queued = 0;
   const seedStart = performance.now();
-  await Promise.all(Array.from({ length: 8 }, async () => {
+  await Promise.all(Array.from({ length: 16 }, async () => {
     while (queued < JOBS) {
       queued++;
       const spot = await (await fetch(`${apiOnly.base}/v1/uploads`, { method: 'POST', headers: auth })).json();
@@ -159,8 +164,16 @@ try {
   // As `npm start` runs it: WORKER_CONCURRENCY unset (its default), the worker in this process.
   const readModels = join(dir, 'read-models.db');
   const before = ended(readModels);
+  const spawned = performance.now();
   const full = await startService(base);
+  const answering = performance.now();
+  // Jobs ended over the window, read from the read models (WAL: a reader beside the service).
+  let firstEnd: number | undefined;
+  const watch = setInterval(() => {
+    if (firstEnd === undefined && ended(readModels) > before) firstEnd = performance.now() - answering;
+  }, 250);
   const busy = await probe(full.base, other.api_key);
+  clearInterval(watch);
   const drained = ended(readModels) - before;
   await stop(full.child);
 
@@ -170,8 +183,13 @@ try {
   row('API-only node (WORKER_CONCURRENCY=0)', idle);
   row('npm start, worker draining the queue', busy);
   const bound = 3 * pct(idle.latencies, 99) + 20;
-  console.log(`  p99 ratio ${(pct(busy.latencies, 99) / pct(idle.latencies, 99)).toFixed(2)}; bound 3x + 20 ms = ${f(bound)} ms: ${pct(busy.latencies, 99) <= bound ? 'within' : 'OVER'}; requests over 500 ms: ${busy.latencies.filter((l) => l > 500).length}`);
-  console.log(`  jobs the worker ended in those ${SECONDS} s: ${drained} (${f(drained / SECONDS)}/s)`);
+  const over500 = busy.latencies.filter((l) => l > 500).length;
+  const target = Math.ceil((40 * SECONDS) / 20);
+  console.log(`  p99 ratio ${(pct(busy.latencies, 99) / pct(idle.latencies, 99)).toFixed(2)}; bound 3x + 20 ms = ${f(bound)} ms: ${pct(busy.latencies, 99) <= bound ? 'within' : 'OVER'}; requests over 500 ms: ${over500}`);
+  console.log(`  npm start answered ${f((answering - spawned) / 1000)} s after it was started; its first job ended ${firstEnd === undefined ? 'after the window' : `${f(firstEnd / 1000)} s after that`}`);
+  console.log(`  jobs the worker ended in those ${SECONDS} s: ${drained} (${f(drained / SECONDS)}/s; the check asks ${target})`);
+  console.log(`  check: p99 ${pct(busy.latencies, 99) <= bound ? 'pass' : 'FAIL'}, none over 500 ms ${over500 === 0 ? 'pass' : 'FAIL'}, jobs ${drained >= target ? 'pass' : 'FAIL'} ` +
+    `(load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

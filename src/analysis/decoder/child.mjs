@@ -33,7 +33,7 @@ const SETTLE_IDLE_TICKS = 300;
  * (one per core, plus one), few enough that the frames they decode into while the consumer holds
  * the pipe stay a few MB (16 held 20-30 MB more at 720p). Which frames come out does not depend on it.
  */
-const MAX_QUEUED = 6;
+const MAX_QUEUED = 4;
 
 class BadInput extends Error {}
 
@@ -51,11 +51,16 @@ process.stdout.on('error', () => process.exit(1));
  * FFmpeg's frames and packets live in native memory that is freed only when V8 collects their
  * JavaScript handles (close() alone does not give it back), and V8 does not see that memory: with
  * a heap of a few MB it seldom collects, and a 17 s 720p clip grew the process to 300 MB. A young
- * generation collection every few packets (--expose-gc, given by sandbox.ts) holds it near 110 MB
- * at no measurable CPU cost. Without the flag (a test running this file by hand) nothing changes.
+ * generation collection every 4 packets and a full one every 32 (handles that lived through two
+ * young collections have moved to the old generation) hold it near 125 MB, at a few ms per second
+ * of video (--expose-gc, given by sandbox.ts). Without the flag (a test running this file by
+ * hand) nothing changes.
  */
-const collect = typeof globalThis.gc === 'function' ? () => globalThis.gc({ type: 'minor' }) : () => {};
-const COLLECT_EVERY = 4;
+const gc = typeof globalThis.gc === 'function' ? globalThis.gc : undefined;
+const collect = (n) => {
+  if (gc && n % 32 === 0) gc();
+  else if (gc && n % 4 === 0) gc({ type: 'minor' });
+};
 
 /** Lines from stdin, one at a time; null once stdin has ended. */
 function stdinLines() {
@@ -282,7 +287,7 @@ async function decode(path, fps, outW, outH, maxMs) {
     if (item.chunkType !== 'video' || !item.videoChunk) continue;
     if (decodeError) break;
     decoder.decode(fix(item.videoChunk));
-    if (++sent % COLLECT_EVERY === 0) collect();
+    collect(++sent);
     while (decoder.decodeQueueSize > MAX_QUEUED) { await tick(); await drain(); }
     await drain();
   }
