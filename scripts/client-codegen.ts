@@ -24,7 +24,8 @@ function operationTable(doc: OpenAPI3): string {
       const op = (item as Record<string, Operation | undefined>)[method];
       if (!op) continue;
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId: the client cannot name its method`);
-      const codes = Object.values(op.responses ?? {}).flatMap((r) => r.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? []);
+      // A code can sit under several statuses (bad_request: 400, 417, 431): listed once.
+      const codes = [...new Set(Object.values(op.responses ?? {}).flatMap((r) => r.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? []))];
       rows.push(`  ${op.operationId}: { method: '${method.toUpperCase()}', path: '${path}', errorCodes: ${JSON.stringify(codes)} },`);
     }
   }

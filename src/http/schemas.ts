@@ -59,6 +59,11 @@ export const errorResponses = (...own: ErrorCode[]) => {
   const byStatus = new Map<number, ErrorCode[]>();
   const codes = [...new Set([...own, ...transportErrors])];
   for (const code of codes) byStatus.set(errorCatalog[code].status, [...(byStatus.get(errorCatalog[code].status) ?? []), code]);
+  const described = new Map<number, string>();
+  for (const [status, why] of Object.entries(transportStatuses)) {
+    byStatus.set(Number(status), ['bad_request']);
+    described.set(Number(status), why);
+  }
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
       status,
@@ -70,9 +75,9 @@ export const errorResponses = (...own: ErrorCode[]) => {
           }),
         },
         {
-          description: list
-            .map((c) => `\`${c}\` (${errorCatalog[c].retryable ? 'retryable' : 'terminal'}): ${errorCatalog[c].condition}.`)
-            .join(' '),
+          description:
+            described.get(status) ??
+            list.map((c) => `\`${c}\` (${errorCatalog[c].retryable ? 'retryable' : 'terminal'}): ${errorCatalog[c].condition}.`).join(' '),
           ...(status === 429 || status === 503 ? { headers: { 'retry-after': RetryAfterHeader } } : {}),
         },
       ),
@@ -86,6 +91,15 @@ export const errorResponses = (...own: ErrorCode[]) => {
  * on every operation so no answer the service gives is outside the OpenAPI document.
  */
 export const transportErrors = ['bad_request', 'request_timeout', 'service_unavailable', 'internal_error'] as const satisfies readonly ErrorCode[];
+
+/**
+ * Statuses Node's HTTP layer answers before any route sees the request (src/http/errors.ts), in the
+ * envelope with code `bad_request`: documented on every operation, since any request can meet them.
+ */
+const transportStatuses: Record<number, string> = {
+  417: '`bad_request` (terminal): an Expect header other than `100-continue`.',
+  431: "`bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more.",
+};
 
 /** What an operation taking Idempotency-Key can answer besides its own errors. */
 export const idempotencyErrors = ['invalid_idempotency_key', 'idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies readonly ErrorCode[];

@@ -3,6 +3,7 @@
 // bodies where none is read, bodies that are not JSON, bad Idempotency-Keys), each answer checked
 // against the served document like a validating proxy would: the status is declared on the
 // operation, the body matches that status's schema, and the headers every answer carries are there.
+import { request as httpRequest } from 'node:http';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -65,7 +66,8 @@ test('every answer, valid request or not, is declared in the served OpenAPI docu
   const endpoint = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, body: { url: 'https://example.com/hook', events: ['job.completed'] } });
 
   const long = 'x'.repeat(150);
-  const ids = [job.body.job_id, handle, endpoint.body?.id ?? 'we_none', long, '00000000-0000-4000-8000-000000000000', 'caf%C3%A9', '%zz', 'a.b', ''];
+  // 17,000 characters: past Node's 16 KiB header limit, answered 431 before any route.
+  const ids = [job.body.job_id, handle, endpoint.body?.id ?? 'we_none', long, 'y'.repeat(17_000), '00000000-0000-4000-8000-000000000000', 'caf%C3%A9', '%zz', 'a.b', ''];
   const auths: Record<string, string>[] = [{}, { authorization: 'Bearer rk_nope' }, { authorization: `Bearer ${apiKey}` }];
   const bodies: { headers: Record<string, string>; body?: string | Buffer }[] = [
     { headers: {} },
@@ -156,4 +158,42 @@ test('X-Content-Type-Options: nosniff on every answer; Cache-Control: no-store o
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
     if (path.startsWith('/v1')) assert.equal(res.headers.get('cache-control'), 'no-store', `${path} ${res.status}`);
   }
+});
+
+test('answers Node gives before any route (417 for an unknown Expect, 431 for oversized headers) are in the document on every operation', async (t) => {
+  const h = await startHarness(t);
+  const doc = (await h.request('GET', '/openapi.json')).body as Doc;
+  const validate = validatorFor(doc);
+  const { apiKey } = await h.createKey();
+  // fetch refuses an Expect header: node:http sends it as given.
+  const raw = (method: string, path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; text: string; headers: Headers }>((resolve, reject) => {
+      const req = httpRequest(h.base + path, { method, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => {
+          const hs = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') hs.set(k, v);
+          resolve({ status: res.statusCode ?? 0, text, headers: hs });
+        });
+      });
+      req.on('error', reject).end();
+    });
+  const problems: string[] = [];
+  const seen = new Set<number>();
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const method of Object.keys(item).map((m) => m.toUpperCase())) {
+      const path = template.replace(/\{[^}]+\}/, 'some-id');
+      for (const [headers, want] of [
+        [{ authorization: `Bearer ${apiKey}`, expect: 'something-else' }, 417],
+        [{ authorization: `Bearer ${apiKey}`, 'x-padding': 'p'.repeat(17_000) }, 431],
+      ] as const) {
+        const res = await raw(method, path, headers);
+        assert.equal(res.status, want, `${method} ${path}: ${res.text}`);
+        seen.add(res.status);
+        problems.push(...validate(method, path, res.status, res.text, res.headers));
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.deepEqual([...seen].sort(), [417, 431]);
 });

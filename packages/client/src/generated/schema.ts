@@ -382,6 +382,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -509,6 +547,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -626,6 +702,44 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -786,6 +900,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `spots_per_window_exceeded` (retryable): key minted the maximum spots in the rolling window; wait for the window to roll. `unclaimed_bytes_exceeded` (retryable): key's unclaimed upload bytes exceed the cap; claim uploads via jobs or wait for spots to expire. */
             429: {
                 headers: {
@@ -801,6 +934,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "spots_per_window_exceeded" | "unclaimed_bytes_exceeded";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -950,6 +1102,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -1074,6 +1264,44 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1288,6 +1516,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `usage_limit_exceeded` (terminal): analysis budget (a lifetime total) used up; cancelling a queued job returns a unit, or the operator raises the limit. */
             429: {
                 headers: {
@@ -1303,6 +1550,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "usage_limit_exceeded";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1496,6 +1762,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -1658,6 +1962,44 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "pose_not_available";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -1829,6 +2171,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -1948,6 +2328,44 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
@@ -2126,6 +2544,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -2279,6 +2735,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal_error` (terminal): video retained but job record write unconfirmed; do not resubmit the same handle at once, it may be claimed; contact the operator. */
             500: {
                 headers: {
@@ -2409,6 +2903,44 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "request_timeout";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): an Expect header other than `100-continue`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
+                            /** @description Human-readable; informational, never parse it. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request` (terminal): the request line and headers together exceed 16 KiB (Node's header limit), e.g. a path id of about 16,000 characters or more. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: branch on this.
+                             * @enum {string}
+                             */
+                            code: "bad_request";
                             /** @description Human-readable; informational, never parse it. */
                             message: string;
                         };
