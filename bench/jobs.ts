@@ -54,9 +54,14 @@ function childrenCpu(): Map<number, number> {
   return out;
 }
 
-interface Drained { rate: number; seconds: number; cpuMsPerJob: number }
+interface Drained { rate: number; seconds: number; cpuMsPerJob: number; ends: Record<string, number>[] }
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function drain(label: string, engines: AnalysisEngine[], files: () => Promise<Buffer>, n = N): Promise<Drained> {
+  // The runner's 'job finished' lines carry where each job's time went.
+  const ends: Record<string, number>[] = [];
+  const log = { ...silentLog, info: (o: object, m: string) => { if (m === 'job finished') ends.push(o as Record<string, number>); } };
   const cleanups: (() => unknown)[] = [];
   const t = { after: (fn: () => unknown) => cleanups.push(fn) } as unknown as TestContext;
   const h = await startHarness(t);
@@ -70,7 +75,7 @@ async function drain(label: string, engines: AnalysisEngine[], files: () => Prom
     const left = () => (h.svc.readDb().prepare("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'processing')").get() as { n: number }).n;
     const cpu0 = childrenCpu();
     const started = performance.now();
-    const runners = engines.map((engine) => startRunner(h.svc, engine, { concurrency: 1, leaseSeconds: 30, maxAttempts: 3, providerRetries: 0, log: silentLog }));
+    const runners = engines.map((engine) => startRunner(h.svc, engine, { concurrency: 1, leaseSeconds: 30, maxAttempts: 3, providerRetries: 0, log }));
     while (left() > 0) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - started) / 1000;
     const cpu1 = childrenCpu();
@@ -82,7 +87,7 @@ async function drain(label: string, engines: AnalysisEngine[], files: () => Prom
     const perWorker = rate / engines.length;
     console.log(`${label.padEnd(50)} ${rate.toFixed(2).padStart(6)} jobs/s  ${perWorker.toFixed(2).padStart(6)} per worker  ` +
       `(${n} in ${seconds.toFixed(1)} s; ${outcomes.map((o) => `${o.n} ${o.error_code ?? o.status}`).join(', ')}; engine+decoder CPU ${(cpu / n).toFixed(0)} ms/job)`);
-    return { rate, seconds, cpuMsPerJob: cpu / n };
+    return { rate, seconds, cpuMsPerJob: cpu / n, ends };
   } finally {
     for (const fn of cleanups.reverse()) await fn();
   }
@@ -131,17 +136,29 @@ try {
     await alone.ready();
     await alone.analyze({ videoPath: clipPath, exerciseId: clip.exercise });
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const reps = Math.max(5, Math.round(N / 2));
     for (let i = 0; i < reps; i++) await alone.analyze({ videoPath: clipPath, exerciseId: clip.exercise });
     const aloneRate = reps / ((performance.now() - t0) / 1000);
+    const c1 = process.cpuUsage(c0);
+    // The engine's own thread is a job's critical path (its decoder runs beside it, in its own
+    // process): its CPU time per clip says what one worker does on a core of its own.
+    const aloneCpuMs = (c1.user + c1.system) / 1000 / reps;
     keepDecoderWarm(false);
-    console.log(`${'baseline: engine alone, in process, back to back'.padEnd(50)} ${aloneRate.toFixed(2).padStart(6)} clips/s (${reps} clips)`);
+    console.log(`${'baseline: engine alone, in process, back to back'.padEnd(50)} ${aloneRate.toFixed(2).padStart(6)} clips/s (${reps} clips; ` +
+      `${aloneCpuMs.toFixed(0)} ms of CPU per clip in the engine's process, i.e. ${(1000 / aloneCpuMs).toFixed(2)} clips/s on a core of its own)`);
     const one = await drain('one worker', [a], async () => clip.bytes);
     const b = await warmHost(scratch);
     hosts.push(b);
     const two = await drain('two workers', [a, b], async () => clip.bytes, 2 * N);
     console.log(`\n  one worker: ${one.rate.toFixed(2)} jobs/s = ${(1000 / one.rate).toFixed(0)} ms per job; ratio to the engine alone ${(one.rate / aloneRate).toFixed(2)}; ` +
       `engine + decoder CPU ${one.cpuMsPerJob.toFixed(0)} ms per job`);
+    const m = (k: string) => mean(one.ends.map((e) => e[k]!).filter((x) => x !== undefined));
+    const perJob = 1000 / one.rate;
+    console.log(`  one worker, where a job's ${perJob.toFixed(0)} ms go (means): engine round trip ${m('engine_ms').toFixed(0)} ms ` +
+      `(in the engine process: waiting for the decoder's description ${m('decoder_wait_ms').toFixed(0)}, the whole analysis ${m('analysis_ms').toFixed(0)} incl. that wait, ` +
+      `gzipping the pose track ${m('encode_ms').toFixed(1)}); recording the outcome (pose file, ledger) ${m('record_ms').toFixed(0)} ms; ` +
+      `the rest (picking and claiming the next job, messages) ${(perJob - m('engine_ms') - m('record_ms')).toFixed(0)} ms`);
     console.log(`  two workers: ${two.rate.toFixed(2)} jobs/s, ${(two.rate / one.rate).toFixed(2)}x one worker (${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
     console.log(`  target: 4 jobs/s per worker; one worker here ${one.rate >= 4 ? 'meets it' : 'does not'} (the engine alone: ${aloneRate.toFixed(2)}/s on this machine now)`);
   }

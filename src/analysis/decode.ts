@@ -42,6 +42,11 @@ const PROBE_BUDGET_MS = 30_000;
 
 /** Peak resident memory of the last decoder process this module ran, MB (for tests and benches). */
 export let lastDecoderPeakRssMb = 0;
+/**
+ * How long the last openVideo waited for its decoder's description of the video, ms: a decoder's
+ * start (when none was warm) plus reading the headers. For the benches' account of a job's time.
+ */
+export let lastDecoderWaitMs = 0;
 
 function failure(d: SandboxedDecoder, code: number | null, stderr: string, what: string): Error {
   const killed = d.killedFor();
@@ -127,6 +132,7 @@ export async function* decodeFrames(
   opts: DecodeOptions = defaultDecodeOptions,
   signal?: AbortSignal,
 ): AsyncGenerator<Frame> {
+  if (keepWarm) void refill();
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
   const settings = decoderSettings();
@@ -252,15 +258,16 @@ export async function openVideo(path: string, opts: DecodeOptions = defaultDecod
   // As in probe(): a file that is no video container starts no process.
   if (!containerOf(head)) throw new VideoProcessingError('not a video container we decode (MP4/MOV, WebM or Matroska)');
   const settings = decoderSettings();
+  const asked = performance.now();
   // Until the description arrives the budget is the probe's; then the video's own (budgetFor).
   const d = await streamingDecoder(path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: settings.maxRssMb });
-  const refillAfter = () => { if (keepWarm) void refill(); };
   const stderr = collectStderr(d);
   const done = exited(d);
   done.catch(() => undefined);
-  // The next video's decoder starts once this one has ended, so at most one is set up or idle
-  // beside the one decoding (memory: README "Benchmarks", bench:engine).
-  d.child.once('close', refillAfter);
+  // The next video's decoder is started as soon as this one has described its video, so it is set
+  // up while this video is analysed: at most one idle decoder beside the one decoding (its memory
+  // is in bench:engine's figure). After a failure too, once this one has ended.
+  d.child.once('close', () => { if (keepWarm) void refill(); });
   const onAbort = () => d.child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
   const stdout = (d.child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
@@ -272,6 +279,7 @@ export async function openVideo(path: string, opts: DecodeOptions = defaultDecod
     throw failure(d, code, stderr(), what);
   };
   const header = await headerLine(stdout).catch(() => undefined);
+  lastDecoderWaitMs = performance.now() - asked;
   if (!header) return fail('probing');
   let info: VideoInfo;
   try {
@@ -282,6 +290,7 @@ export async function openVideo(path: string, opts: DecodeOptions = defaultDecod
     signal?.removeEventListener('abort', onAbort);
     throw new VideoProcessingError('the decoder gave no usable description of the video');
   }
+  if (keepWarm) void refill();
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
   const maxMediaMs = info.durationMs > 0 ? Math.round(info.durationMs * 1.1 + 5000) : settings.undeclaredMs;

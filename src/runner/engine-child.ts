@@ -4,7 +4,7 @@
 // its sandbox (src/analysis/decoder/), one process per video, the next one started while the
 // current video is analysed (keepDecoderWarm).
 import { createPoseEngine } from '../analysis/index.js';
-import { keepDecoderWarm, lastDecoderPeakRssMb } from '../analysis/decode.js';
+import { keepDecoderWarm, lastDecoderPeakRssMb, lastDecoderWaitMs } from '../analysis/decode.js';
 import { encodePose } from '../storage/poses.js';
 import type { HostMessage, ChildMessage } from './engine-protocol.js';
 
@@ -25,8 +25,14 @@ process.on('message', (m: HostMessage) => {
   }
   const ctrl = new AbortController();
   running.set(m.id, ctrl);
+  const started = performance.now();
   const work = m.forJob
-    ? engine.analyzeDetailed(m.input, ctrl.signal).then(({ result, pose, stats: s }) => ({ result, poseGzip: encodePose(pose), videoMs: s.videoMs }))
+    ? engine.analyzeDetailed(m.input, ctrl.signal).then(({ result, pose, stats: s }) => {
+      const analysisMs = performance.now() - started;
+      const poseGzip = encodePose(pose);
+      const timings = { decoderWaitMs: lastDecoderWaitMs, analysisMs, encodeMs: performance.now() - started - analysisMs };
+      return { result, poseGzip, videoMs: s.videoMs, timings };
+    })
     : engine.analyzeWithPose(m.input, ctrl.signal);
   work.then(
     (out) => send({ type: 'done', id: m.id, out, stats: stats() }),

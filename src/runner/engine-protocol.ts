@@ -19,6 +19,8 @@ export interface JobOutput {
   result: AnalysisResult;
   poseGzip: Buffer;
   videoMs: number;
+  /** Where the engine process's time went, ms (the runner logs it with the job's end). */
+  timings: { decoderWaitMs: number; analysisMs: number; encodeMs: number };
 }
 
 export type HostMessage =

@@ -71,15 +71,24 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
     }, (opts.leaseSeconds * 1000) / 3);
     let finished = false;
     try {
+      const t0 = performance.now();
       const outcome = await analyze(job, lost.signal);
       if (lost.signal.aborted) return; // cancelled by an operator, or re-taken: the outcome is not ours
-      const { pose, poseGzip, ...decided } = outcome as Outcome & { pose?: PoseTrack; poseGzip?: Buffer };
+      const t1 = performance.now();
+      const { pose, poseGzip, timings, ...decided } = outcome as Outcome & { pose?: PoseTrack; poseGzip?: Buffer; timings?: JobOutput['timings'] };
       // Stored before JobCompleted, so a completed job's track is always there to serve.
       if (poseGzip) await svc.storage.savePose(jobId, poseGzip);
       else if (pose) await svc.storage.savePose(jobId, encodePose(pose));
       const decision = await run(keyId, { ...decided, jobId, worker, now: now() } as JobCommand);
       finished = decision.events.length > 0;
-      opts.log.info({ jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode }, 'job finished');
+      // Where a job's time goes (bench:jobs reads these): the engine's round trip, the engine's own
+      // account of it, and recording the outcome (pose file, ledger).
+      const ms = (x: number) => Math.round(x * 10) / 10;
+      opts.log.info({
+        jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode,
+        engine_ms: ms(t1 - t0), record_ms: ms(performance.now() - t1),
+        ...(timings ? { decoder_wait_ms: ms(timings.decoderWaitMs), analysis_ms: ms(timings.analysisMs), encode_ms: ms(timings.encodeMs) } : {}),
+      }, 'job finished');
     } finally {
       clearInterval(heartbeat);
       if (finished) await jobEnded(svc, keyId, jobId);
@@ -87,7 +96,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
   }
 
   type Outcome =
-    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string; pose?: PoseTrack; poseGzip?: Buffer }
+    | { type: 'CompleteJob'; result: Extract<JobCommand, { type: 'CompleteJob' }>['result']; engineVersion: string; pose?: PoseTrack; poseGzip?: Buffer; timings?: JobOutput['timings'] }
     | { type: 'FailJob'; errorCode: string; message: string; detail?: string };
 
   async function analyze(job: JobRow, signal: AbortSignal): Promise<Outcome> {
@@ -100,12 +109,12 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
           if (engine.analyzeForJob) {
             // The engine process hands over the stored form of the pose track and the video's
             // length: nothing heavy here, on what is the API's event loop under `npm start`.
-            const { result, poseGzip, videoMs } = await engine.analyzeForJob(input, signal);
+            const { result, poseGzip, videoMs, timings } = await engine.analyzeForJob(input, signal);
             if (videoMs > 0) svc.metrics.analysisRatio.observe((performance.now() - started) / videoMs);
             if (!Value.Check(AnalysisResultSchema, result)) {
               return { type: 'FailJob', ...GENERIC_FAILURE, detail: 'engine returned a result outside the schema' };
             }
-            return { type: 'CompleteJob', result, engineVersion: engine.version, poseGzip };
+            return { type: 'CompleteJob', result, engineVersion: engine.version, poseGzip, timings };
           }
           const { result, pose } = engine.analyzeWithPose ? await engine.analyzeWithPose(input, signal) : { result: await engine.analyze(input, signal), pose: undefined };
           await observeAnalysis(svc.metrics, video.path, (performance.now() - started) / 1000);

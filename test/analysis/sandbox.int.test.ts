@@ -240,21 +240,18 @@ test('a warm decoder (started before its video) sees no input until it is given 
   t.after(() => { delete process.env.DECODER_STAGE_DIR; });
   const w = spawnWarmDecoder(1024);
   t.after(() => w.dispose());
-  // Find it once it is Node running child.mjs serve (after unshare, the set-up shell, setpriv).
-  let pid = 0;
-  for (let i = 0; !pid; i++) {
-    for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      try {
-        const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-        if (readlinkSync(`/proc/${p}/exe`).endsWith('/node') && cmd.includes('child.mjs') && cmd.includes('serve') && cmd.includes(stages) === false && readFileSync(`/proc/${p}/status`, 'utf8').includes('NoNewPrivs:\t1')) {
-          if (existsSync(`/proc/${p}/root/input`) && readdirSync(`/proc/${p}/root`).includes('input')) pid = Number(p);
-        }
-      } catch {
-        // not ours, or gone
-      }
+  // Its one pid is Node running child.mjs serve once unshare, the set-up shell and setpriv are done.
+  const pid = w.pid!;
+  for (let i = 0; ; i++) {
+    let ready = false;
+    try {
+      ready = readlinkSync(`/proc/${pid}/exe`).endsWith('/node') && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve');
+    } catch {
+      // between two execs
     }
+    if (ready) break;
     assert.ok(i < 400, 'the warm decoder did not start');
-    if (!pid) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 25));
   }
   const root = `/proc/${pid}/root`;
   assert.notEqual(readlinkSync(`/proc/${pid}/ns/net`), readlinkSync('/proc/self/ns/net'), 'its own network namespace');

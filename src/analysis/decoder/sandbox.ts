@@ -268,6 +268,8 @@ export interface WarmDecoder {
   dispose(): void;
   /** Resident memory now, MB (what an idle one costs). */
   rssMb(): number;
+  /** Its process id (one through unshare, the set-up shell, setpriv and Node). */
+  readonly pid: number | undefined;
 }
 
 /**
@@ -318,6 +320,7 @@ export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
       child.kill('SIGKILL');
     },
     rssMb: () => (child.pid ? rssMb(child.pid)?.rss ?? 0 : 0),
+    pid: child.pid,
   };
 }
 
