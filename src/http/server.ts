@@ -17,9 +17,12 @@ import { buildApp } from './app.js';
 import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 
 const config = loadConfigOrExit();
-const svc = await openServiceOrExit(config);
-// The engine runs in child processes: analyses never hold this process's event loop.
+// The engine runs in child processes: analyses never hold this process's event loop. With a
+// worker in this process its engine starts now (at nice 10), loading its models while the service
+// opens, so the first job does not wait for it.
 const engine = createEngineHost();
+if (config.workerConcurrency > 0) engine.warm(config.workerConcurrency);
+const svc = await openServiceOrExit(config);
 let runner: ReturnType<typeof startRunner> | undefined;
 // Logs go out asynchronously (pino's sonic-boom, buffered while a write is in flight): a synchronous
 // write to stdout per log line was a large part of a request's fixed cost (two lines a request at

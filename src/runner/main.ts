@@ -9,9 +9,11 @@ import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
-const svc = await openServiceOrExit(config);
-// The engine runs in child processes, so lease renewals are never starved by a long analysis.
+// The engine runs in child processes, so lease renewals are never starved by a long analysis;
+// they start now, loading their models while the service opens.
 const engine = createEngineHost();
+engine.warm(Math.max(1, config.workerConcurrency));
+const svc = await openServiceOrExit(config);
 const runner = startRunner(svc, engine, {
   concurrency: Math.max(1, config.workerConcurrency),
   leaseSeconds: config.jobLeaseSeconds,
