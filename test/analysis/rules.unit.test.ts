@@ -6,7 +6,8 @@ import { catalog } from '../../src/analysis/catalog.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
 import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
 import { hipBelowKnee, kneeProgress, legProgress, thighProgress } from '../../src/analysis/rules/squat.js';
-import { extreme } from '../../src/analysis/rules/common.js';
+import { extreme, repSide } from '../../src/analysis/rules/common.js';
+import { headDrop } from '../../src/analysis/rules/push-up.js';
 
 /** One repetition of synthetic frames, peak in the middle. */
 function repOf(poseAt: (u: number) => Keypoint[], view: CameraAngle, seconds = 2): RepView {
@@ -191,4 +192,46 @@ test('sit-up tempo: dropping back down much faster than coming up is flagged', (
   const slow: RepView = { ...fast, peak: 12 };
   assert.ok(rule(situp, 'situp-descent').check(fast));
   assert.equal(rule(situp, 'situp-descent').check(slow), null);
+});
+
+/**
+ * A side-on plank where the model gives the near and the far side's torso the same confidence
+ * within a hundredth, the far side winning every other few frames (as BlazePose does). The near
+ * side (left: its elbow, wrist, knee and ankle are seen) holds a neutral neck; the far side's ear,
+ * hidden behind the head, is placed by the model about 60 deg below the line of the spine.
+ */
+function flippingPlank(farWins: (i: number) => boolean) {
+  return buildContext(series(10, 2, (t) => {
+    const i = Math.round(t * 10);
+    const kps = sidePushUp(170 - 80 * Math.sin((Math.PI * t) / 2));
+    const [near, far] = farWins(i) ? [0.97, 0.98] : [0.98, 0.97];
+    const sh = kps[KP.leftShoulder]!, hip = kps[KP.leftHip]!;
+    for (const k of [KP.leftShoulder, KP.leftHip, KP.leftEar]) kps[k] = { ...kps[k]!, score: near };
+    for (const k of [KP.leftElbow, KP.leftWrist, KP.leftKnee, KP.leftAnkle]) kps[k] = { ...kps[k]!, score: 0.95 };
+    for (const k of [KP.rightShoulder, KP.rightHip]) kps[k] = { ...kps[k]!, score: far };
+    // The far ear: the hip->shoulder direction turned 60 deg down, 30 px from the shoulder.
+    const a = Math.atan2(sh.y - hip.y, sh.x - hip.x), turn = (Math.PI / 3) * (Math.cos(a) < 0 ? -1 : 1);
+    kps[KP.rightEar] = { x: sh.x + 2 + 30 * Math.cos(a + turn), y: sh.y + 30 * Math.sin(a + turn), score: far };
+    return kps;
+  }), 10);
+}
+
+test('push-up head: the side chosen frame by frame flips, the verdict read on the rep\'s side does not', () => {
+  const flipping = flippingPlank((i) => Math.floor(i / 3) % 3 !== 0);
+  const steady = flippingPlank(() => false);
+  // The per-frame best side really does jump between a neutral neck and a 60 deg drop...
+  const perFrame = flipping.map((f) => headDrop(f));
+  assert.ok(perFrame.some((v) => v > 50) && perFrame.some((v) => v < 20), `per frame ${perFrame.map(Math.round).join(',')}`);
+  // ...enough that the median over the rep reads the far side's head: the old verdict flips.
+  const old = [...perFrame].sort((a, b) => a - b)[Math.floor(perFrame.length / 2)]!;
+  assert.ok(old > 40, `old median ${old}`);
+  const asRep = (frames: typeof flipping): RepView => ({ frames, peak: 10, peakProgress: 1, valid: true, durationS: 2, view: 'side' });
+  const r1 = asRep(flipping), r2 = asRep(steady);
+  // The rep is read on the side facing the camera, the same whichever side won each frame.
+  assert.equal(repSide(r1), 'left');
+  assert.equal(repSide(r2), 'left');
+  const head = rule(pushUp, 'push-up-head');
+  assert.equal(head.check(r1), null);
+  assert.deepEqual(head.check(r1), head.check(r2));
+  assert.deepEqual(rule(pushUp, 'push-up-hips').check(r1), rule(pushUp, 'push-up-hips').check(r2));
 });

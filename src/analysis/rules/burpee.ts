@@ -4,7 +4,7 @@
 // 0.5 in the plank, from any side. The jump and the plank are judged by the rules.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint, quantile } from '../signals.js';
-import { bodyLine, extreme, round, torsoLean, graded } from './common.js';
+import { bodyLine, extreme, repSide, round, torsoLean, graded } from './common.js';
 
 /** Shoulders above the lower of the ankles, in leg lengths. */
 export function shoulderHeight(f: FrameCtx): number {
@@ -49,7 +49,8 @@ export const burpee: ExerciseDef = {
       correction: 'Land the plank with the abs braced so shoulders, hips and ankles make one line.',
       views: ['side'],
       check(rep) {
-        const { value, index } = extreme(rep, (f) => { const l = bodyLine(f); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
+        const side = repSide(rep);
+        const { value, index } = extreme(rep, (f) => { const l = bodyLine(f, side); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 20) return null;
         return { ...graded(value - 20, 8, 18), evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };

@@ -3,7 +3,7 @@
 import { KP, type Keypoint } from '../pose.js';
 import type { CameraAngle, FormRule, FrameCtx, RepView, Severity } from '../exercise.js';
 import {
-  angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Side,
+  angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Joint, type Side,
 } from '../signals.js';
 import { yawOf } from '../view.js';
 
@@ -165,9 +165,59 @@ export function belowLine(p: Keypoint, a: Keypoint, b: Keypoint): number {
   return p.y - yAt;
 }
 
-/** Angle shoulder-hip-ankle on the best side with the hip's sign relative to that line. */
-export function bodyLine(f: FrameCtx): { bend: number; below: boolean } | null {
-  const s = bestSide(f.p, ['shoulder', 'hip', 'ankle']);
+/** The joints of one side whose visibility says which side faces the camera. */
+const SIDE_JOINTS: Joint[] = ['ear', 'shoulder', 'elbow', 'wrist', 'hip', 'knee', 'ankle'];
+const repSides = new WeakMap<RepView, Side | null>();
+
+/**
+ * The side of the body facing the camera over the whole rep: the one side a rule reads every frame
+ * of the rep on. Per frame the model gives the near and the far side of a torso about the same
+ * confidence (0.95-0.99 for shoulder, hip and ear), so the best-seen side of each frame flips from
+ * one to the other, and a side-on measure jumps between the near side (seen) and the far side
+ * (hidden behind the body, placed by the model's guess): a good push-up read a head angle of 50 deg
+ * on one side and 19 on the other, frame after frame. The side facing the camera is the one whose
+ * limbs are seen: summed over the rep and over all seven joints of each side, the far side's
+ * elbow, wrist, knee and ankle (behind the body) read 0.05-0.5 where the near side's read 0.9+.
+ * Ties (a square-on camera sees both alike) go to the nearer side by the model's depth, then to the
+ * left: any fixed choice, as long as it does not change within the rep.
+ */
+export function repSide(rep: RepView): Side | null {
+  if (repSides.has(rep)) return repSides.get(rep)!;
+  const seen = { left: 0, right: 0 }, depth = { left: 0, right: 0 };
+  let zs = 0;
+  for (const f of rep.frames) {
+    for (const s of ['left', 'right'] as const) {
+      for (const j of SIDE_JOINTS) {
+        const k = f.p[joint(s, j)]!;
+        seen[s] += k.score;
+        if (k.z !== undefined && Number.isFinite(k.z)) { depth[s] += k.z; if (s === 'left') zs++; }
+      }
+    }
+  }
+  // Smaller z is nearer the camera in BlazePose's depth.
+  const side: Side | null = seen.left === 0 && seen.right === 0 ? null
+    : seen.left !== seen.right ? (seen.left > seen.right ? 'left' : 'right')
+    : zs > 0 && depth.left !== depth.right ? (depth.left < depth.right ? 'left' : 'right')
+    : 'left';
+  repSides.set(rep, side);
+  return side;
+}
+
+/**
+ * The joints are seen on that side in this frame. The best-seen side of a frame always is (else it
+ * is not chosen); the rep's side (repSide) may not be on every frame, and a frame where it is not
+ * gives no value rather than one read off the other side.
+ */
+export function seenOn(f: FrameCtx, side: Side, joints: Joint[]): boolean {
+  return joints.every((j) => f.p[joint(side, j)]!.score >= VISIBLE);
+}
+
+/**
+ * Angle shoulder-hip-ankle with the hip's sign relative to that line, on `side` (a rule passes the
+ * rep's side, see repSide), or on the best-seen side of this frame alone when none is given.
+ */
+export function bodyLine(f: FrameCtx, side?: Side | null): { bend: number; below: boolean } | null {
+  const s = side ?? bestSide(f.p, ['shoulder', 'hip', 'ankle']);
   if (!s) return null;
   const sh = f.p[joint(s, 'shoulder')]!, hip = f.p[joint(s, 'hip')]!, an = f.p[joint(s, 'ankle')]!;
   if (Math.min(sh.score, hip.score, an.score) < VISIBLE) return null;

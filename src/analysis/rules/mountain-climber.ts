@@ -4,7 +4,7 @@
 // hip flexion (shoulder-hip-knee angle) from the plank's straight line.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
-import { bodyLine, bodyLying, extreme, grade, hipAngle, round } from './common.js';
+import { bodyLine, bodyLying, extreme, grade, hipAngle, repSide, round } from './common.js';
 
 /** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
 export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngle(f, s)) / 70;
@@ -39,11 +39,12 @@ export const mountainClimber: ExerciseDef = {
       views: ['side', 'diagonal'],
       check(rep) {
         // The hip's bend from the shoulder-ankle line on the extended frames of the rep.
-        const bends = rep.frames.map((f) => { const b = bodyLine(f); return b && !b.below ? b.bend : b ? -b.bend : NaN; });
+        const side = repSide(rep);
+        const bends = rep.frames.map((f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : b ? -b.bend : NaN; });
         const value = quantile(bends, 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 35) return null;
-        const { index } = extreme(rep, (f) => { const b = bodyLine(f); return b && !b.below ? b.bend : NaN; }, 'max');
+        const { index } = extreme(rep, (f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : NaN; }, 'max');
         return { severity: grade(value - 35, 10, 20), evidence: index, description: `The hips rose about ${round(value)} deg above the shoulder-heel line.` };
       },
       strength: { category: 'posture', name: 'Level hips', description: 'The hips stayed level with the shoulders.' },
@@ -53,7 +54,8 @@ export const mountainClimber: ExerciseDef = {
       correction: 'Brace the core so the hips do not drop below the line from the shoulders to the back heel.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const sag = (f: FrameCtx) => { const b = bodyLine(f); return b ? (b.below ? b.bend : 0) : NaN; };
+        const side = repSide(rep);
+        const sag = (f: FrameCtx) => { const b = bodyLine(f, side); return b ? (b.below ? b.bend : 0) : NaN; };
         const value = quantile(rep.frames.map(sag), 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 15) return null;

@@ -3,13 +3,16 @@
 // talking to the camera with bent elbows from counting.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
-import { angleAt, bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, round, sideOn, wristDrop, bounceRule, graded } from './common.js';
+import { angleAt, bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, repSide, round, sideOn, wristDrop, bounceRule, graded } from './common.js';
 import { UPPER_ARM } from './body.js';
 
-/** Hip offset from the shoulder-ankle line in degrees, positive when sagging below it. */
-export function hipSag(f: FrameCtx): number {
-  const b = bodyLine(f);
+/**
+ * Hip offset from the shoulder-ankle line in degrees, positive when sagging below it; on `side`
+ * (the rep's side, see repSide) or this frame's best-seen side.
+ */
+export function hipSag(f: FrameCtx, side?: Side | null): number {
+  const b = bodyLine(f, side);
   return b ? (b.below ? b.bend : -b.bend) : NaN;
 }
 
@@ -18,9 +21,9 @@ export function topWristDrop(frames: FrameCtx[]): number {
   return clamp(quantile(frames.filter((f) => bodyLying(f, 55)).map((f) => wristDrop(f)), 0.9), 0.6, 1.05) || 0.9;
 }
 
-/** Head angle against the torso line: positive when the head hangs below it. */
-export function headDrop(f: FrameCtx): number {
-  const s = bestSide(f.p, ['shoulder', 'hip', 'ear']);
+/** Head angle against the torso line: positive when the head hangs below it; on `side` as hipSag. */
+export function headDrop(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? bestSide(f.p, ['shoulder', 'hip', 'ear']);
   if (!s) return NaN;
   const sh = f.p[joint(s, 'shoulder')]!, hip = f.p[joint(s, 'hip')]!, ear = f.p[joint(s, 'ear')]!;
   if (Math.min(sh.score, hip.score, ear.score) < VISIBLE) return NaN;
@@ -87,9 +90,13 @@ export const pushUp: ExerciseDef = {
         if (!sideOn(rep)) return undefined;
         // Judged only when the shoulder-hip-ankle line is seen through most of the rep: a few
         // frames while getting into position are not the rep.
-        if (!seenThrough(rep, hipSag)) return undefined;
+        // Every frame on the side facing the camera (repSide): the far side's hip and ankle are
+        // the model's guess, and a side chosen frame by frame mixes the two lines.
+        const side = repSide(rep);
+        const m = (f: FrameCtx) => hipSag(f, side);
+        if (!seenThrough(rep, m)) return undefined;
         // A sag is held through the rep: its upper quartile ignores the odd frame.
-        const sag = over(rep, hipSag, 0.75), pike = over(rep, hipSag, 0.5);
+        const sag = over(rep, m, 0.75), pike = over(rep, m, 0.5);
         if (!Number.isFinite(sag.value)) return undefined;
         // A plank people call straight reads 0-10 deg below the shoulder-ankle line (the hip
         // keypoint sits at the joint, below the line of the back); past 12 the hips hang. Hips a
@@ -135,8 +142,11 @@ export const pushUp: ExerciseDef = {
         // The ear sits above the shoulder joint, so a neutral neck already reads up to 35 deg here
         // (people whose push-ups others call good read -5 to 35); the median over the rep is
         // compared with a limit just above that range.
-        if (!seenThrough(rep, headDrop)) return undefined;
-        const { value, index } = over(rep, headDrop, 0.5);
+        // Every frame on the side facing the camera (repSide), as for the hips.
+        const side = repSide(rep);
+        const m = (f: FrameCtx) => headDrop(f, side);
+        if (!seenThrough(rep, m)) return undefined;
+        const { value, index } = over(rep, m, 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 40) return null;
         return { ...graded(value - 40, 8, 16), evidence: index, description: `The head dropped about ${round(value)} deg below the line of the spine.` };

@@ -4,7 +4,7 @@
 // is foreshortened, so the same measure still rises from near 0 to near 1.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
-import { atPeak, extreme, kneeAngle, over, round, torsoElevation, hipHeight, graded } from './common.js';
+import { atPeak, extreme, kneeAngle, over, repSide, round, torsoElevation, hipHeight, graded } from './common.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -56,7 +56,8 @@ export const sitUp: ExerciseDef = {
       check(rep) {
         // A neutral neck already reads 50-65 deg against the shoulder-hip line (the ear sits in
         // front of the shoulder joint when curled up), so only a clearly tucked chin is flagged.
-        const { value, index } = over(rep, (f) => -headDrop(f), 0.5);
+        const side = repSide(rep);
+        const { value, index } = over(rep, (f) => -headDrop(f, side), 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 75) return null;
         return { ...graded(value - 40, 10, 20), evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };

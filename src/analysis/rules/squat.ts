@@ -2,8 +2,8 @@
 // but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
-import { bestSide, joint, quantile, VISIBLE } from '../signals.js';
-import { atPeak, clamp, hipHeight, kneeAngle, over, round, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
+import { bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -25,9 +25,10 @@ export function standingHipHeight(frames: FrameCtx[]): number {
  * at the camera shortens vertically just as a level one does, and it needs only hips and knees:
  * the signal of a squat filmed close up with the feet out of frame.
  */
-export function thighProgress(f: FrameCtx): number {
-  const s = bestSide(f.p, ['hip', 'knee']);
-  if (!s || !(f.thighLen > 0)) return NaN;
+export function thighProgress(f: FrameCtx, side?: Side | null): number {
+  // The rules pass the rep's side (repSide); the counter reads the best-seen side of each frame.
+  const s = side ?? bestSide(f.p, ['hip', 'knee']);
+  if (!s || !(f.thighLen > 0) || !seenOn(f, s, ['hip', 'knee'])) return NaN;
   const hip = f.p[joint(s, 'hip')]!, knee = f.p[joint(s, 'knee')]!;
   return (1 - (knee.y - hip.y) / f.thighLen) / 0.9;
 }
@@ -126,24 +127,24 @@ export function ankleY(f: FrameCtx): number {
 }
 
 /** How far the hip sits below the knee, in thigh lengths (0 = thigh level, negative above). */
-export function hipBelowKnee(f: FrameCtx): number {
-  const s = bestSide(f.p, ['hip', 'knee']);
-  if (!s || !(f.thighLen > 0)) return NaN;
+export function hipBelowKnee(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? bestSide(f.p, ['hip', 'knee']);
+  if (!s || !(f.thighLen > 0) || !seenOn(f, s, ['hip', 'knee'])) return NaN;
   return (f.p[joint(s, 'hip')]!.y - f.p[joint(s, 'knee')]!.y) / f.thighLen;
 }
 
-/** Shin tilt forward from vertical, degrees, on the best-seen leg. */
-export function shinTilt(f: FrameCtx): number {
-  const s = bestSide(f.p, ['knee', 'ankle']);
-  if (!s) return NaN;
+/** Shin tilt forward from vertical, degrees, on `side` or else the best-seen leg. */
+export function shinTilt(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? bestSide(f.p, ['knee', 'ankle']);
+  if (!s || !seenOn(f, s, ['knee', 'ankle'])) return NaN;
   const k = f.p[joint(s, 'knee')]!, a = f.p[joint(s, 'ankle')]!;
   return (Math.atan2(Math.abs(k.x - a.x), a.y - k.y) * 180) / Math.PI;
 }
 
 /** How far the knee is ahead of the toe tip (heel-to-toe direction), in shin lengths. */
-export function kneePastToes(f: FrameCtx): number {
-  const s = bestSide(f.p, ['knee', 'ankle']);
-  if (!s) return NaN;
+export function kneePastToes(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? bestSide(f.p, ['knee', 'ankle']);
+  if (!s || !seenOn(f, s, ['knee', 'ankle'])) return NaN;
   const knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
   const toe = f.p[s === 'left' ? KP.leftToe : KP.rightToe]!, heel = f.p[s === 'left' ? KP.leftHeel : KP.rightHeel]!;
   if (Math.min(toe.score, heel.score) < VISIBLE) return NaN;
@@ -184,12 +185,14 @@ export const squat: ExerciseDef = {
         // looser 0.75 was tried and lost a never-tuned squat people called bad, so squats that
         // stop short of that stay faulted: demonstrations of good form go to parallel.
         const limit = 0.8;
-        const { value: thigh, index: at } = over(rep, thighProgress, 0.9);
+        // Every frame on the rep's one side (repSide), not whichever side won each frame.
+        const side = repSide(rep);
+        const { value: thigh, index: at } = over(rep, (f) => thighProgress(f, side), 0.9);
         if (Number.isFinite(thigh)) {
           if (thigh >= limit) return null;
           return { ...graded(limit - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
-        const { value: knee, index } = over(rep, kneeAngle, 0.1);
+        const { value: knee, index } = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1);
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
         if (knee <= 105) return null;
         return { ...graded(knee - 105, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
@@ -208,7 +211,8 @@ export const squat: ExerciseDef = {
         // thigh length below the knee, in this person's own thigh length.
         // As deep as the hips stayed for more than one frame: one frame's hip keypoint slipping
         // down is not the pelvis tucking under.
-        const { value, index } = sustained(rep, hipBelowKnee, 'max');
+        const side = repSide(rep);
+        const { value, index } = sustained(rep, (f) => hipBelowKnee(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.5) return null;
         return { ...graded(value - 0.5, 0.1, 0.25), evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
@@ -225,9 +229,10 @@ export const squat: ExerciseDef = {
         // (shins tilted far more than the torso) push the knees out past the toes and load the
         // knee joint: judged against this person's own torso, not a fixed shin angle, since long
         // thighs need more forward knee travel.
-        const shin = atPeak(rep, shinTilt), lean = atPeak(rep, torsoLean);
+        const side = repSide(rep);
+        const shin = atPeak(rep, (f) => shinTilt(f, side)), lean = atPeak(rep, torsoLean);
         if (!Number.isFinite(shin) || !Number.isFinite(lean)) return undefined;
-        const past = atPeak(rep, kneePastToes);
+        const past = atPeak(rep, (f) => kneePastToes(f, side));
         const lead = shin - lean;
         if (lead <= 20 || past <= 0) return null;
         return { ...graded(lead - 20, 8, 16), evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };

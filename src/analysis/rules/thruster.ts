@@ -3,7 +3,7 @@
 // elbows from the rack to overhead, as for the shoulder press); the squat half is judged by the
 // rules: a rep whose thighs never came down is a push press, not a thruster.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, kneeAngle, round, torsoLean, graded } from './common.js';
+import { elbowAngle, extreme, kneeAngle, repSide, round, torsoLean, graded } from './common.js';
 import { armPressProgress, pressProgress, wristRise } from './shoulder-press.js';
 import { thighProgress } from './squat.js';
 
@@ -30,7 +30,8 @@ export const thruster: ExerciseDef = {
       correction: 'Squat until the thighs are parallel before driving up into the press.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const { value, index } = extreme(rep, thighProgress, 'max');
+        const side = repSide(rep);
+        const { value, index } = extreme(rep, (f) => thighProgress(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 0.75) return null;
         return { ...graded(0.75 - value, 0.15, 0.35), evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
