@@ -141,7 +141,10 @@ export const pushUp: ExerciseDef = {
         if (!sideOn(rep)) return undefined;
         // The ear sits above the shoulder joint, so a neutral neck already reads up to 35 deg here
         // (people whose push-ups others call good read -5 to 35); the median over the rep is
-        // compared with a limit just above that range.
+        // compared with a limit just above that range. Read on the side facing the camera, the
+        // yashp1932 push-ups people call good read -7 to 24; one good push-up filmed close up from
+        // the floor (austinlhx_pushup_side), its chin tucked toward the floor at the bottom, reads
+        // 45-56 and is faulted: the limit was left where it was, not moved for one clip.
         // Every frame on the side facing the camera (repSide), as for the hips.
         const side = repSide(rep);
         const m = (f: FrameCtx) => headDrop(f, side);
