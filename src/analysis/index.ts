@@ -71,7 +71,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 
 // pose-engine/4: back views, calf-raise and pull-up signals, form limits relative to the person and the
 // twelve new exercises give other results for the same video than /3 did.
-export const ENGINE_VERSION = 'pose-engine/4';
+// pose-engine/5: the decoder keeps a clip's last packets (async iterator), camera yaw from the
+// shoulder line, counting where the view hides the exercise's own signal, form rules that check the
+// rep's own yaw and read one side per rep: other results for the same video than /4.
+export const ENGINE_VERSION = 'pose-engine/5';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
