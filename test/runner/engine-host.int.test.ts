@@ -1,0 +1,42 @@
+// The engine host's warm engine processes and the stage directories their decoders get (a stage
+// holds a link to the video being decoded: it must go with the process, however it ends).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngineHost } from '../../src/runner/engine-host.js';
+
+const stagesOf = (pid: number) => readdirSync(tmpdir()).filter((n) => n.startsWith(`rc-engine-stages-${pid}-`));
+
+test('a host removes the stage directories of hosts that are gone, and only those', async (t) => {
+  // A pid that was just used and has ended: its owner is dead.
+  const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+  const deadPid = Number(dead.stdout.trim());
+  const orphan = mkdtempSync(join(tmpdir(), `rc-engine-stages-${deadPid}-`));
+  const living = mkdtempSync(join(tmpdir(), `rc-engine-stages-${process.ppid}-`));
+  t.after(() => rmSync(living, { recursive: true, force: true }));
+  const host = createEngineHost();
+  t.after(() => host.close());
+  assert.ok(!existsSync(orphan), 'the dead host\'s stages are removed');
+  assert.ok(existsSync(living), 'a living host\'s stages are left alone');
+});
+
+test('warm engine processes each get a stage directory, removed when they end (closed or killed)', async (t) => {
+  const host = createEngineHost();
+  t.after(() => host.close());
+  host.warm(2);
+  assert.equal(stagesOf(process.pid).length, 2, 'one per engine process');
+  // A hostile file ends at the container check: this waits for a process to answer, nothing more.
+  const dir = mkdtempSync(join(tmpdir(), 'engine-host-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  await assert.rejects(host.analyze({ videoPath: join(dir, 'missing.mp4'), exerciseId: 'squat' }));
+  // An aborted analysis kills its engine process: its stage directory goes with it.
+  const ctrl = new AbortController();
+  const running = host.analyze({ videoPath: join(dir, 'missing.mp4'), exerciseId: 'squat' }, ctrl.signal).catch(() => undefined);
+  ctrl.abort();
+  await running;
+  await host.close();
+  assert.deepEqual(stagesOf(process.pid), [], 'none left once the processes have ended');
+});
