@@ -305,35 +305,80 @@ async function* readFrames(
 ): AsyncGenerator<Frame> {
   const { width, height, fps } = size;
   const frameBytes = width * height * 3;
-  // As in decodeFrames: one reused frame buffer, valid until the next frame is asked for.
-  const rgb = new Uint8Array(frameBytes);
-  let filled = 0;
-  let index = 0;
-  try {
-    for (let chunk: Buffer | undefined = first; chunk; ) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const n = Math.min(frameBytes - filled, chunk.length - offset);
-        rgb.set(chunk.subarray(offset, offset + n), filled);
-        filled += n;
-        offset += n;
-        if (filled === frameBytes) {
-          d.pause();
-          yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb };
-          d.resume();
-          index++;
-          filled = 0;
+  // Two frame buffers: the next frame is read from the pipe while the consumer works on this one
+  // (with one buffer its 1-3 MB crossed the pipe only once the consumer asked for it, after each
+  // pose), and the decoder runs a frame further ahead. A yielded frame stays valid until the next
+  // one is asked for, as in decodeFrames: its buffer is refilled only after that.
+  const free: Uint8Array[] = [new Uint8Array(frameBytes), new Uint8Array(frameBytes)];
+  const ready: Uint8Array[] = [];
+  let ended = false;
+  let stopped = false;
+  let pumpError: unknown;
+  let wakeConsumer: (() => void) | undefined;
+  let wakePump: (() => void) | undefined;
+  const pump = (async () => {
+    let current: Uint8Array | undefined;
+    let filled = 0;
+    try {
+      for (let chunk: Buffer | undefined = first; chunk && !stopped; ) {
+        let offset = 0;
+        while (offset < chunk.length && !stopped) {
+          if (!current) {
+            while (!free.length && !stopped) await new Promise<void>((r) => (wakePump = r));
+            if (stopped) return;
+            current = free.shift()!;
+            filled = 0;
+          }
+          const n = Math.min(frameBytes - filled, chunk.length - offset);
+          current.set(chunk.subarray(offset, offset + n), filled);
+          filled += n;
+          offset += n;
+          if (filled === frameBytes) {
+            ready.push(current);
+            current = undefined;
+            wakeConsumer?.();
+          }
         }
+        const next = await stdout.next();
+        chunk = next.done ? undefined : next.value;
       }
-      const next = await stdout.next();
-      chunk = next.done ? undefined : next.value;
+    } catch (e) {
+      pumpError = e;
+    } finally {
+      ended = true;
+      wakeConsumer?.();
     }
+  })();
+  let index = 0;
+  let held: Uint8Array | undefined;
+  try {
+    for (;;) {
+      // The consumer asked for the next frame: the one it had is free to be refilled.
+      if (held) {
+        free.push(held);
+        held = undefined;
+        wakePump?.();
+      }
+      while (!ready.length && !ended) await new Promise<void>((r) => (wakeConsumer = r));
+      wakeConsumer = undefined;
+      if (!ready.length) break;
+      held = ready.shift()!;
+      // The budget is the decoder's: the time the consumer holds the frame does not count.
+      d.pause();
+      yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb: held };
+      d.resume();
+      index++;
+    }
+    if (pumpError) throw pumpError;
     const code = await done;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     if (code !== 0) throw failure(d, code, stderr(), 'decoding');
   } finally {
+    stopped = true;
+    wakePump?.();
     signal?.removeEventListener('abort', onAbort);
     if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+    await pump;
   }
   if (index === 0) throw new VideoProcessingError('the video has no decodable frames');
 }

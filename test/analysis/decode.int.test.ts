@@ -179,10 +179,19 @@ test('the time budget is the decoder\'s own: a consumer slower than the budget d
 });
 
 /** The frames of openVideo (one process, probe and decode), copied. */
-async function opened(path: string, fps = 10) {
+async function opened(path: string, fps = 10, holdMs = 0) {
   const { info, frames } = await openVideo(path, { fps, maxSide: 960 });
   const out: { frame: Frame; rgb: Uint8Array }[] = [];
-  for await (const f of frames) out.push({ frame: { ...f, rgb: new Uint8Array(0) }, rgb: f.rgb.slice() });
+  for await (const f of frames) {
+    const copy = f.rgb.slice();
+    if (holdMs) {
+      // A consumer that holds each frame a while (the pose model): the next frame is read from the
+      // pipe meanwhile, and must not land in the buffer it holds.
+      await new Promise((r) => setTimeout(r, holdMs));
+      assert.ok(Buffer.from(f.rgb).equals(Buffer.from(copy)), `frame ${f.index} unchanged while held`);
+    }
+    out.push({ frame: { ...f, rgb: new Uint8Array(0) }, rgb: copy });
+  }
   return { info, out };
 }
 
@@ -190,8 +199,8 @@ test('openVideo (one decoder process describes, then streams) gives exactly what
   const path = file(withRotation(await makeVideo({ width: 96, height: 64, frames: 25, fps: 30, paint: (_, px, w, h) => paintSideways(px, w, h) }), 90));
   const info = await probe(path);
   const two = await all(path, 12);
-  const check = async (label: string) => {
-    const one = await opened(path, 12);
+  const check = async (label: string, holdMs = 0) => {
+    const one = await opened(path, 12, holdMs);
     assert.deepEqual(one.info, info, `${label}: the same description`);
     assert.deepEqual(one.out.map((o) => o.frame), two.frames, `${label}: the same frames`);
     one.out.forEach((o, i) => assert.ok(Buffer.from(o.rgb).equals(Buffer.from(two.copies[i]!)), `${label}: frame ${i} byte for byte`));
@@ -200,6 +209,7 @@ test('openVideo (one decoder process describes, then streams) gives exactly what
   keepDecoderWarm(true);
   t.after(() => keepDecoderWarm(false));
   for (let i = 0; i < 3; i++) await check(`warm, video ${i + 1}`);
+  await check('warm, a slow consumer', 40);
 });
 
 test('openVideo, warm: hostile files fail as they do otherwise, and the next video is still served', async (t) => {
