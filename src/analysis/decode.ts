@@ -85,11 +85,8 @@ async function headOf(path: string, length: number): Promise<Buffer> {
   }
 }
 
-export async function probe(path: string): Promise<VideoInfo> {
-  // The decoder process checks the container too, but a file that is no video at all (random or
-  // empty bytes, a playlist, an image) is refused here by its magic number, without starting a
-  // process: such a job then costs what its ledger entries cost (README "Reliability").
-  // Comparing a few fixed bytes parses nothing, so this stays outside the sandbox.
+/** Refuses, without starting a process, a file that cannot be read or is no video container. */
+async function assertContainer(path: string): Promise<void> {
   let head: Buffer;
   try {
     head = await headOf(path, 64);
@@ -97,6 +94,14 @@ export async function probe(path: string): Promise<VideoInfo> {
     throw new VideoProcessingError(`the video could not be read: ${(err as Error).message}`);
   }
   if (!containerOf(head)) throw new VideoProcessingError('not a video container we decode (MP4/MOV, WebM or Matroska)');
+}
+
+export async function probe(path: string): Promise<VideoInfo> {
+  // The decoder process checks the container too, but a file that is no video at all (random or
+  // empty bytes, a playlist, an image) is refused here by its magic number, without starting a
+  // process: such a job then costs what its ledger entries cost (README "Reliability").
+  // Comparing a few fixed bytes parses nothing, so this stays outside the sandbox.
+  await assertContainer(path);
   await detectNetworkIsolation();
   const d = spawnDecoder(['probe', path], path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: decoderSettings().maxRssMb });
   const stderr = collectStderr(d);
@@ -249,14 +254,8 @@ export interface OpenedVideo {
  * two, and the warm one when keepDecoderWarm is on. The caller must consume or return `frames`.
  */
 export async function openVideo(path: string, opts: DecodeOptions = defaultDecodeOptions, signal?: AbortSignal): Promise<OpenedVideo> {
-  let head: Buffer;
-  try {
-    head = await headOf(path, 64);
-  } catch (err) {
-    throw new VideoProcessingError(`the video could not be read: ${(err as Error).message}`);
-  }
   // As in probe(): a file that is no video container starts no process.
-  if (!containerOf(head)) throw new VideoProcessingError('not a video container we decode (MP4/MOV, WebM or Matroska)');
+  await assertContainer(path);
   const settings = decoderSettings();
   const asked = performance.now();
   // Until the description arrives the budget is the probe's; then the video's own (budgetFor).
