@@ -74,16 +74,31 @@ function spanYaw(f: FrameCtx): number {
  * the person round). NaN when either shoulder or hip pair is unseen, or the torso is not upright.
  */
 export function signedSpan(f: FrameCtx): number {
+  const spans = pairSpans(f);
+  if (!spans) return NaN;
+  return Math.sign(spans.hips) === Math.sign(spans.shoulders) ? spans.shoulders : 0;
+}
+
+/**
+ * The hip line across the picture, signed, in the same square-on spans as signedSpan (the hips of
+ * a person facing the camera are about 0.55 of them). A body's hips span a share of its shoulders
+ * that does not depend on the yaw (both shrink with its cosine): 0.5-0.65 on the tuning clips,
+ * from the front, the back and every angle between. NaN as signedSpan.
+ */
+export function signedHipSpan(f: FrameCtx): number {
+  return pairSpans(f)?.hips ?? NaN;
+}
+
+function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
-  if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return NaN;
+  if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return null;
   // Only an upright torso (standing, sitting, hanging) faces toward or away from the camera: lying
   // down (a crunch, a bench press) or in a plank, the shoulders' order across the picture says
   // which way the head points, not where the face is.
-  if (!((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen)) return NaN;
+  if (!((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen)) return null;
   const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
-  if (!(squareOn > 0)) return NaN;
-  const shoulders = (ls.x - rs.x) / squareOn;
-  return Math.sign(lh.x - rh.x) === Math.sign(shoulders) ? shoulders : 0;
+  if (!(squareOn > 0)) return null;
+  return { shoulders: (ls.x - rs.x) / squareOn, hips: (lh.x - rh.x) / squareOn };
 }
 
 /**
@@ -110,16 +125,21 @@ export function farElbowVisibility(f: FrameCtx): number {
 
 /**
  * Angle from the medians over the clip: yaw (degrees), facing (-1 away .. 1 toward the camera),
- * far-elbow visibility (0..1, NaN when the model gives none) and the signed shoulder span (NaN
- * when unknown). Side comes first (the far elbow hidden); then a person turned away (shoulders
- * spread in the back-view order and the face not toward the camera) is filmed from the back,
- * whatever the yaw; then yaw tells diagonal from front.
+ * far-elbow visibility (0..1, NaN when the model gives none), the signed shoulder span and the
+ * signed hip span (NaN when unknown). A person turned away (shoulders spread in the back-view
+ * order and the face not toward the camera) is filmed from behind: from the back, or from a rear
+ * diagonal when the torso hides the far elbow (see REAR_DIAGONAL). Otherwise side comes first (the
+ * far elbow hidden), then yaw tells diagonal from front.
  */
-export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span = NaN): ViewAngle | 'unknown' {
+export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span = NaN, hips = NaN): ViewAngle | 'unknown' {
   if (!Number.isFinite(yaw)) return 'unknown';
   // Square-on or at a diagonal, the shoulders of someone facing away show in reverse order. Without
   // that reading the face alone decides (away, or unseen), as it did before.
   const away = Number.isFinite(span) ? span < -BACK_SPAN && !(facingScore > 0.3) : facingScore < -0.3;
+  if (away && Number.isFinite(farElbow) && farElbow < 0.2) {
+    const rear = rearView(span, hips);
+    if (rear) return rear;
+  }
   if (Number.isFinite(farElbow)) {
     if (farElbow < 0.2) return 'side';
     if (away) return 'back';
@@ -134,6 +154,58 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span =
 }
 
 /**
+ * A person facing away whose far elbow is hidden. Side-on the shoulders overlap; from behind they
+ * spread, and the torso hides the far elbow whenever the arms work in front of the body (a row, a
+ * curl, a deadlift's grip) from any angle well off straight behind: people call that view a rear
+ * diagonal ("rear three-quarter", "behind-side" in the shared labels' notes), and a view nearly
+ * square from behind the back. Null (side) when the hips do not spread with the shoulders: a
+ * shoulder pair the model guessed apart behind a barbell plate held side-on comes with hips that
+ * overlap (0.39 of the shoulders' span where a body's hips read 0.5-0.65 at every angle).
+ */
+function rearView(span: number, hips: number): ViewAngle | null {
+  if (!(hips <= HIPS_WITH_SHOULDERS * span)) return null;
+  return span <= -SQUARE_BEHIND ? 'back' : 'diagonal';
+}
+
+/**
+ * Least share of the shoulders' span the hips must show for a reversed shoulder line to be read as
+ * a body turned away (see signedHipSpan).
+ */
+const HIPS_WITH_SHOULDERS = 0.45;
+
+/**
+ * Signed span past which a view from behind is nearly square-on (within about 40 deg of straight
+ * behind: the shared back views read 0.83-0.98, the rear three-quarter views 0.38-0.58, and front
+ * views 0.81-1.11): named back even with the far elbow hidden by what the arms do in front.
+ */
+const SQUARE_BEHIND = 0.75;
+
+/**
+ * The shoulder span in square-on spans (see spanYaw) over the frames where the torso lies or holds
+ * a plank, when those are at least half of the frames the torso is seen on; NaN otherwise. Lying
+ * down or in a plank the arms stand vertically under or over the shoulders, so side-on the far
+ * elbow shows beside the near one (the shared mountain climbers: 0.83 visible) and cannot tell the
+ * side from a diagonal; the shoulders' overlap can (side-on push-ups and mountain climbers read
+ * 0.11-0.25, a push-up and a bench press at a diagonal 0.40-0.74).
+ */
+export function lyingSpan(frames: readonly FrameCtx[]): number {
+  const lying: number[] = [];
+  let seen = 0;
+  for (const f of frames) {
+    const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+    if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) continue;
+    seen++;
+    const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+    if ((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen || !(squareOn > 0)) continue;
+    lying.push(Math.hypot(ls.x - rs.x, ls.y - rs.y) / squareOn);
+  }
+  return lying.length >= Math.max(1, seen / 2) ? quantile(lying, 0.5) : NaN;
+}
+
+/** Shoulder span under which a lying body is seen side-on: about 70 deg of yaw or more (cos 70 = 0.34). */
+const SIDE_ON_SPAN = 0.33;
+
+/**
  * Signed span beyond which a person is taken as facing away: at most about 70 deg off square-on
  * from behind (cos 70 = 0.34). Side views read within +-0.3 (the shoulders overlap), the shared
  * back views -0.6 to -1.
@@ -143,7 +215,8 @@ const BACK_SPAN = 0.35;
 /** The camera angle over the frames that matter (those in reps when there are any). */
 export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
-  return classifyYaw(med(yawOf), med(facing), med(farElbowVisibility), med(signedSpan));
+  if (lyingSpan(frames) < SIDE_ON_SPAN) return 'side';
+  return classifyYaw(med(yawOf), med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan));
 }
 
 /**
@@ -168,8 +241,10 @@ export const judgedFrom = (rule: Pick<FormRule, 'views' | 'readsFace'>, view: Vi
  * The clip's camera angle, given the angle over all its reps' frames and each rep's own. Most
  * clips are filmed from one place, and the angle over all the reps is the steadiest reading. A
  * clip whose reps fall into runs filmed from different places (a demo that fades from the front to
- * the side, a camera carried round) is reported from where it starts: its first run of two or more
- * reps, as the labels of such clips name it. A single rep read otherwise is noise, not a change.
+ * the side, a camera carried round) is reported from where it starts, as the labels of such clips
+ * name it: the first rep read from a place the clip holds for a run of two or more reps. A single
+ * rep read otherwise is noise, not a change; a first rep read as a later long run is the start (a
+ * rear diagonal read d, s, s, then d for eight reps started, and stayed, at the diagonal).
  */
 export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (ViewAngle | 'unknown')[]): ViewAngle | 'unknown' {
   const runs: { view: ViewAngle; n: number }[] = [];
@@ -185,5 +260,7 @@ export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (Vie
   // mid-set is far rarer than that swap, so a clip whose reps face away overall is a back view.
   if (overall === 'back') return overall;
   const settled = runs.filter((r) => r.n >= 2);
-  return settled.some((r) => r.view !== settled[0]!.view) ? settled[0]!.view : overall;
+  if (!settled.some((r) => r.view !== settled[0]!.view)) return overall;
+  const places = new Set(settled.map((r) => r.view));
+  return runs.find((r) => places.has(r.view))!.view;
 }

@@ -7,8 +7,8 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, clipView, estimateView, judgedFrom, ruleViews, signedSpan, yawOf } from '../../src/analysis/view.js';
-import { body, dir, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
+import { classifyYaw, clipView, estimateView, judgedFrom, lyingSpan, ruleViews, signedHipSpan, signedSpan, yawOf } from '../../src/analysis/view.js';
+import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
 const FPS = 10;
@@ -146,4 +146,55 @@ test('calf raise and thruster counted from the front, a diagonal, the side and t
     const th = analyzePoses(exerciseDef('thruster')!, series(FPS, 12, (t) => thruster(phase(t), yaw)), FPS);
     assert.equal(th.result.repetitions.filter((r) => r.is_valid_rep).length, 4, `thruster from the ${name}`);
   }
+});
+
+test('camera angle from behind with the far elbow hidden: a rear diagonal, or the back when nearly square-on', () => {
+  // From behind, the torso hides the far elbow whenever the arms work in front of the body (a
+  // row, a curl): that is not a side view while the shoulders and the hips spread in back order.
+  // Arguments: yaw, facing, far elbow, signed shoulder span, signed hip span.
+  assert.equal(classifyYaw(80, -1, 0.05, -0.55, -0.28), 'diagonal', 'rear three-quarter: a diagonal, as the labels name it');
+  assert.equal(classifyYaw(80, -1, 0.05, -0.4, -0.2), 'diagonal');
+  assert.equal(classifyYaw(80, -1, 0.05, -0.9, -0.5), 'back', 'nearly square from behind: the back');
+  // Side-on, the shoulders overlap: side, whichever way the model thinks the person faces.
+  assert.equal(classifyYaw(88, -1, 0.05, -0.1, -0.04), 'side');
+  // Shoulders guessed apart behind a barbell plate held side-on, the hips overlapping: still side.
+  assert.equal(classifyYaw(72, -1, 0.16, -0.6, -0.2), 'side');
+  // The far elbow seen from behind: the back, as before.
+  assert.equal(classifyYaw(65, -1, 0.6, -0.55, -0.3), 'back');
+  // Facing the camera with the far elbow hidden: side, as before.
+  assert.equal(classifyYaw(80, 1, 0.05, 0.5, 0.3), 'side');
+});
+
+test('the hips spread with the shoulders, by the same share of them, from the front and the back', () => {
+  for (const yaw of [0, 30, 150, 180]) {
+    const f = standing(yaw)[3]!;
+    const share = signedHipSpan(f) / signedSpan(f);
+    assert.ok(Math.abs(share - 35 / 60) < 0.01, `yaw ${yaw}: hips ${signedHipSpan(f)} shoulders ${signedSpan(f)}`);
+  }
+  assert.ok(signedHipSpan(standing(180)[3]!) < 0 && signedHipSpan(standing(0)[3]!) > 0);
+});
+
+test('camera angle of a plank: the shoulders overlap side-on even when the far arm shows beside the near one', () => {
+  // A plank (arms straight down from the shoulders), every keypoint reported as seen, as BlazePose
+  // reports the far arm of mountain climbers filmed side-on.
+  const plank = (yaw: number) => {
+    const arm = { raise: 90, plane: 0 };
+    return project(pitch(body({ left: arm, right: arm }), 90), yaw).map((k) => ({ ...k, score: 0.9 }));
+  };
+  const at = (yaw: number) => buildContext(series(FPS, 1, () => plank(yaw)), FPS);
+  assert.ok(lyingSpan(at(90)) < 0.1, `side-on ${lyingSpan(at(90))}`);
+  assert.equal(estimateView(at(90)), 'side');
+  // The figure's shoulders are wide for its arms (square-on 1.4 of the square-on estimate): 60 deg reads as 45.
+  assert.equal(estimateView(at(60)), 'diagonal');
+  // Standing, the far arm's visibility still decides (no lying frames).
+  assert.ok(Number.isNaN(lyingSpan(standing(90))));
+});
+
+test('a clip is named from where it starts: a first rep read as the later long run is the start, not noise', () => {
+  const F = 'front', D = 'diagonal', S = 'side';
+  assert.equal(clipView(D, [D, S, S, D, D, D, D, D, D, D, D]), 'diagonal');
+  // A demo filmed from the front, then the side, then the front again: the front.
+  assert.equal(clipView(F, [F, F, D, D, D, D, F, F, F]), 'front');
+  // A demo that fades from the front to a diagonal to the side.
+  assert.equal(clipView(D, [F, F, F, D, D, D, S, S, S]), 'front');
 });
