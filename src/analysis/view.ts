@@ -29,6 +29,9 @@ const SQUARE_ON_SPAN = 0.7;
 const SQUARE_ON_SPAN_TORSO = 0.66;
 const deg = (r: number) => (r * 180) / Math.PI;
 
+/** The shoulder span this person would show square-on, pixels: the longer of the two estimates. */
+const squareOnSpan = (f: FrameCtx) => Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+
 /** Yaw of the segment a-b to the image plane from depth, degrees 0-90; NaN without depth. */
 function depthYaw(a: Keypoint, b: Keypoint): number {
   if (Math.min(a.score, b.score) < VISIBLE || a.z === undefined || b.z === undefined) return NaN;
@@ -57,7 +60,7 @@ export function yawOf(f: FrameCtx): number {
 /** Yaw from the shoulder span against the body's own lengths alone (no depth), degrees. */
 function spanYaw(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
-  const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+  const squareOn = squareOnSpan(f);
   if (!(squareOn > 0)) return NaN;
   if (Math.min(ls.score, rs.score) >= VISIBLE) {
     const span = Math.hypot(ls.x - rs.x, ls.y - rs.y);
@@ -96,7 +99,7 @@ function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
   // down (a crunch, a bench press) or in a plank, the shoulders' order across the picture says
   // which way the head points, not where the face is.
   if (!((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen)) return null;
-  const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+  const squareOn = squareOnSpan(f);
   if (!(squareOn > 0)) return null;
   return { shoulders: (ls.x - rs.x) / squareOn, hips: (lh.x - rh.x) / squareOn };
 }
@@ -195,7 +198,7 @@ export function lyingSpan(frames: readonly FrameCtx[]): number {
     const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
     if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) continue;
     seen++;
-    const squareOn = Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+    const squareOn = squareOnSpan(f);
     if ((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen || !(squareOn > 0)) continue;
     lying.push(Math.hypot(ls.x - rs.x, ls.y - rs.y) / squareOn);
   }
