@@ -88,6 +88,24 @@ test('squat knee valgus (front view): a single knee caving inside its foot is fl
   assert.ok(r && /One knee/.test(r.description), r?.description);
 });
 
+test('squat knee valgus (front view): knees inside the toes at the bottom are flagged even outside the ankles; knees over the toes pass', () => {
+  // Toes turned out 20 px beyond the ankles, as most people stand. Knees 3 px outside the ankles
+  // but 17 px (0.17 of the 100 px shin) inside the toe tips: the knees left the line of the feet.
+  const withToes = (kps: Keypoint[]) => {
+    kps[KP.leftToe] = { x: 300 + 65, y: 510, score: 0.9 };
+    kps[KP.rightToe] = { x: 300 - 65, y: 510, score: 0.9 };
+    return kps;
+  };
+  const inside = rule(squat, 'squat-knee-valgus').check(repOf((u) => withToes(frontSquatter(u, 0)), 'front'));
+  assert.ok(inside && /inside its toes/.test(inside.description), inside?.description);
+  assert.equal(inside!.evidence, 10);
+  // The same squat with the knees pushed out over the toes at the bottom (63 px from the midline).
+  assert.equal(rule(squat, 'squat-knee-valgus').check(repOf((u) => withToes(frontSquatter(u, -15 * u)), 'front')), null);
+  // Further inside reads as more severe, and costs more.
+  const further = rule(squat, 'squat-knee-valgus').check(repOf((u) => withToes(frontSquatter(u, 10 * u)), 'front'));
+  assert.ok(further && further.impact! < inside!.impact!, `${further?.impact} vs ${inside?.impact}`);
+});
+
 test('squat progress from the front: knees bending toward the camera still read as a full squat', () => {
   // Seen head-on the stick figure's hip, knee and ankle stay almost in line while the thighs come
   // level: the knee angle alone reads almost no bend, the thigh's rise reads the depth.

@@ -1,6 +1,6 @@
 // Squat: the rep signal blends knee bend and hip drop, because knee angle is exact from the side
 // but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
-import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
+import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
@@ -84,6 +84,27 @@ export function kneeCollapse(f: FrameCtx): number {
     const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
     const inward = Math.sign(midX - ankle.x) || 1;
     return shin > 0 ? ((knee.x - ankle.x) * inward) / shin : NaN;
+  }).filter(Number.isFinite);
+  return v.length ? Math.max(...v) : NaN;
+}
+
+/**
+ * How far the more collapsed knee sits inside its own toe tip, toward the midline, in shin lengths
+ * (front or back view). Coaches ask for the knees to track over the toes (over the second toe,
+ * where BlazePose puts the foot's tip): a knee inside that line is caving in even when it is still
+ * outside its ankle, as it is with the toes turned out, which is how most people squat. Per leg.
+ */
+export function kneeInsideToes(f: FrameCtx): number {
+  const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
+  if (Math.min(la.score, ra.score) < VISIBLE) return NaN;
+  const midX = (la.x + ra.x) / 2;
+  const legs = [[KP.leftKnee, KP.leftAnkle, KP.leftToe], [KP.rightKnee, KP.rightAnkle, KP.rightToe]] as const;
+  const v = legs.map(([k, a, t]) => {
+    const knee = f.p[k]!, ankle = f.p[a]!, toe = f.p[t]!;
+    if (Math.min(knee.score, toe.score) < VISIBLE) return NaN;
+    const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
+    const inward = Math.sign(midX - ankle.x) || 1;
+    return shin > 0 ? ((knee.x - toe.x) * inward) / shin : NaN;
   }).filter(Number.isFinite);
   return v.length ? Math.max(...v) : NaN;
 }
@@ -258,17 +279,28 @@ export const squat: ExerciseDef = {
         const width = sustained(rep, kneeToAnkleWidth, 'min', low);
         const inside = sustained(rep, kneeCollapse, 'max', low);
         if (!Number.isFinite(width.value) && !Number.isFinite(inside.value)) return undefined;
+        // Each reading that passes its limit is a finding; the rep carries the one that went
+        // furthest past it (the lowest impact), so the score follows the worst of them.
+        const found: Finding[] = [];
         if (width.value < 0.85) {
-          return { ...graded(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` };
+          found.push({ ...graded(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` });
         }
         if (inside.value > 0.12) {
-          return { ...graded(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` };
+          found.push({ ...graded(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` });
+        }
+        // At the bottom, where the knees bear the load: each knee against its own toes. Past the
+        // big toe (about 0.12 of a shin length, 4-5 cm, inside the second toe's tip) the knee has
+        // left the line of the foot. Good squats filmed square-on read at most 0.05 there; held
+        // over the lower part of the rep the knee wanders to 0.11 on good reps, so the bottom it is.
+        const overToes = atPeak(rep, kneeInsideToes);
+        if (overToes > 0.12) {
+          found.push({ ...graded(overToes - 0.12, 0.08, 0.18), evidence: rep.peak, description: `At the bottom a knee sat ${round(overToes * 100)}% of a shin length inside its toes: the knees did not track over the feet (valgus).` });
         }
         const drive = kneesNarrowOnTheWayUp(rep);
         if (drive && drive.ratio < 0.82) {
-          return { ...graded(0.82 - drive.ratio, 0.08, 0.16), evidence: drive.index, description: `On the way up the knees came in to ${round(drive.ratio * 100)}% of their width at the bottom (dynamic valgus).` };
+          found.push({ ...graded(0.82 - drive.ratio, 0.08, 0.16), evidence: drive.index, description: `On the way up the knees came in to ${round(drive.ratio * 100)}% of their width at the bottom (dynamic valgus).` });
         }
-        return null;
+        return found.length ? found.reduce((a, b) => (b.impact! < a.impact! ? b : a)) : null;
       },
       strength: { category: 'alignment', name: 'Knees track the toes', description: 'Knees stayed out over the feet.' },
     },
