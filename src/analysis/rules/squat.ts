@@ -89,27 +89,6 @@ export function kneeCollapse(f: FrameCtx): number {
 }
 
 /**
- * How far the more collapsed knee sits inside its own toe tip, toward the midline, in shin lengths
- * (front or back view). Coaches ask for the knees to track over the toes (over the second toe,
- * where BlazePose puts the foot's tip): a knee inside that line is caving in even when it is still
- * outside its ankle, as it is with the toes turned out, which is how most people squat. Per leg.
- */
-export function kneeInsideToes(f: FrameCtx): number {
-  const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
-  if (Math.min(la.score, ra.score) < VISIBLE) return NaN;
-  const midX = (la.x + ra.x) / 2;
-  const legs = [[KP.leftKnee, KP.leftAnkle, KP.leftToe], [KP.rightKnee, KP.rightAnkle, KP.rightToe]] as const;
-  const v = legs.map(([k, a, t]) => {
-    const knee = f.p[k]!, ankle = f.p[a]!, toe = f.p[t]!;
-    if (Math.min(knee.score, toe.score) < VISIBLE) return NaN;
-    const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
-    const inward = Math.sign(midX - ankle.x) || 1;
-    return shin > 0 ? ((knee.x - toe.x) * inward) / shin : NaN;
-  }).filter(Number.isFinite);
-  return v.length ? Math.max(...v) : NaN;
-}
-
-/**
  * Dynamic valgus (front view): how far the knees narrow while driving up out of the bottom. The
  * knee spread (over the ankle spread) through the middle of the ascent, against its value at the
  * bottom; knees that track the toes keep about 90% of it, knees that cave in drop toward 75%.
@@ -287,14 +266,6 @@ export const squat: ExerciseDef = {
         }
         if (inside.value > 0.12) {
           found.push({ ...graded(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` });
-        }
-        // At the bottom, where the knees bear the load: each knee against its own toes. Past the
-        // big toe (about 0.12 of a shin length, 4-5 cm, inside the second toe's tip) the knee has
-        // left the line of the foot. Good squats filmed square-on read at most 0.05 there; held
-        // over the lower part of the rep the knee wanders to 0.11 on good reps, so the bottom it is.
-        const overToes = atPeak(rep, kneeInsideToes);
-        if (overToes > 0.12) {
-          found.push({ ...graded(overToes - 0.12, 0.08, 0.18), evidence: rep.peak, description: `At the bottom a knee sat ${round(overToes * 100)}% of a shin length inside its toes: the knees did not track over the feet (valgus).` });
         }
         const drive = kneesNarrowOnTheWayUp(rep);
         if (drive && drive.ratio < 0.82) {
