@@ -250,3 +250,20 @@ test('push-up head: the side chosen frame by frame flips, the verdict read on th
   assert.deepEqual(head.check(r1), head.check(r2));
   assert.deepEqual(rule(pushUp, 'push-up-hips').check(r1), rule(pushUp, 'push-up-hips').check(r2));
 });
+
+test('push-up head is judged only with the whole body line in frame: a dropped head is flagged, the same plank with the ankles out of frame is not checked', () => {
+  // A side-on plank whose ear hangs 45 deg below the shoulder (a dropped head), lowered and raised.
+  const dropped = (ankleScore: number) => (u: number) => {
+    const kps = sidePushUp(170 - 80 * u);
+    const sh = kps[KP.leftShoulder]!;
+    kps[KP.leftEar] = { x: sh.x - 25, y: sh.y + 25, score: 0.9 };
+    for (const k of [KP.leftAnkle, KP.rightAnkle]) kps[k] = { ...kps[k]!, score: ankleScore };
+    return kps;
+  };
+  const inFrame = repOf(dropped(0.9), 'side');
+  assert.ok(headDrop(inFrame.frames[10]!, 'left') > 40, String(headDrop(inFrame.frames[10]!, 'left')));
+  const r = rule(pushUp, 'push-up-head').check(inFrame);
+  assert.ok(r && /head dropped/.test(r.description), r?.description);
+  // Filmed so close that the ankles are out of the picture: the head is not judged, not passed.
+  assert.equal(rule(pushUp, 'push-up-head').check(repOf(dropped(0.05), 'side')), undefined);
+});

@@ -149,6 +149,14 @@ export const pushUp: ExerciseDef = {
         const side = repSide(rep);
         const m = (f: FrameCtx) => headDrop(f, side);
         if (!seenThrough(rep, m)) return undefined;
+        // The angle between two lines of the picture is the body's own only when the camera is
+        // far compared with the body: a plank that does not fit in the frame (the ankles out of
+        // it) is filmed so close that perspective tilts the hip-shoulder line and places the near
+        // shoulder on top of the back, and the head reads as hanging below it. A good push-up
+        // filmed from the floor a metre from the head (austinlhx_pushup_side) read 36 deg on the
+        // one rep where the ankles were in frame and 49-56 on the six after it, where they had
+        // left it. So the head is judged only where the whole body line is, as for the hips.
+        if (!seenThrough(rep, (f) => hipSag(f, side))) return undefined;
         const { value, index } = over(rep, m, 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 40) return null;
