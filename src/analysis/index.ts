@@ -74,7 +74,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // pose-engine/5: the decoder keeps a clip's last packets (async iterator), camera yaw from the
 // shoulder line, counting where the view hides the exercise's own signal, form rules that check the
 // rep's own yaw and read one side per rep: other results for the same video than /4.
-export const ENGINE_VERSION = 'pose-engine/5';
+// pose-engine/6: the camera angle's rear-diagonal, plank and first-run rules (view.ts), push-up head
+// judged only with the body line in frame, squat valgus carrying its worst reading: other results
+// for the same video than /5 (the pose stage is unchanged: its poses are those of /5).
+export const ENGINE_VERSION = 'pose-engine/6';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
