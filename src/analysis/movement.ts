@@ -88,10 +88,32 @@ export function principalAxis(raw: readonly number[][], halfWindow = 0): { serie
     for (let a = 0; a < d; a++) s += cols[a]![i]! * v[a]!;
     return s;
   });
-  const lo = quantile(proj, 0.05), hi = quantile(proj, 0.95), mid = quantile(proj, 0.5);
-  // Rest is the end the series dwells near; the repetition moves away from it.
-  const flip = Number.isFinite(mid) && hi - mid < mid - lo;
+  const flip = restIsHigh(proj);
   return { series: flip ? proj.map((x) => -x) : proj, axis: [...v].map((x) => (flip ? -x : x)) };
+}
+
+/** Share of the seen frames at either end of the clip read as where the set starts and ends. */
+const ENDS = 0.05;
+
+/**
+ * Whether the series rests at its high end, so it must be turned over for a repetition to be a
+ * rise from rest. A set starts and ends at rest (standing, arms down, at the top of a push-up):
+ * when the clip's first and last moments both sit on the same half of the range, that half is the
+ * rest. Otherwise (a clip cut mid-set) the end the series dwells near is. The dwell alone picks
+ * the wrong end of a set of continuous repetitions (as long at either end) half the time, and then
+ * every repetition is read from its far end and the last one is cut by the clip's end.
+ */
+export function restIsHigh(proj: readonly number[]): boolean {
+  const seen = proj.filter(Number.isFinite);
+  const lo = quantile(seen, 0.05), hi = quantile(seen, 0.95), mid = quantile(seen, 0.5);
+  if (!(hi > lo)) return false;
+  const k = Math.max(3, Math.round(ENDS * seen.length));
+  const at = (xs: number[]) => (quantile(xs, 0.5) - lo) / (hi - lo);
+  const first = at(seen.slice(0, k)), last = at(seen.slice(-k));
+  if (first > 0.5 && last > 0.5) return true;
+  if (first < 0.5 && last < 0.5) return false;
+  // Rest is the end the series dwells near; the repetition moves away from it.
+  return hi - mid < mid - lo;
 }
 
 /**

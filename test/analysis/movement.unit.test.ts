@@ -1,0 +1,29 @@
+// The sign of the principal movement (`any`): which end of the series is rest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { restIsHigh } from '../../src/analysis/movement.js';
+
+const FPS = 12;
+/** Continuous repetitions (as long at either end), starting and ending at `rest` (0 or 1). */
+function continuous(reps: number, rest: 0 | 1, periodS = 2): number[] {
+  const n = Math.round(reps * periodS * FPS);
+  return Array.from({ length: n + 1 }, (_, i) => {
+    const u = (1 - Math.cos((2 * Math.PI * i) / (periodS * FPS))) / 2; // 0 -> 1 -> 0 per rep
+    return rest === 0 ? u : 1 - u;
+  });
+}
+
+test('rest is where the set starts and ends, even when the reps spend as long at either end', () => {
+  assert.equal(restIsHigh(continuous(5, 0)), false);
+  assert.equal(restIsHigh(continuous(5, 1)), true);
+  // With a few unseen frames at the start, as when a title card fades.
+  assert.equal(restIsHigh([NaN, NaN, NaN, ...continuous(6, 1)]), true);
+});
+
+test('a clip cut mid-set (it starts at one end and stops at the other) falls back to where it dwells', () => {
+  // Pauses at the low end between reps; the clip opens at the high end and stops at the low one.
+  const rep = [1, 0.8, 0.5, 0.2, 0, 0, 0, 0, 0, 0, 0.2, 0.5, 0.8, 1];
+  const s = [...rep.slice(0, 7), ...rep, ...rep, ...rep, ...rep.slice(0, 9)];
+  assert.equal(restIsHigh(s), false);
+  assert.equal(restIsHigh(s.map((x) => 1 - x)), true);
+});
