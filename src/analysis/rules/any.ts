@@ -7,7 +7,7 @@
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { bodyFeatures, principalAxis, sidesInPhase, typicalSpan } from '../movement.js';
 import { pairPoint, quantile } from '../signals.js';
-import { grade, round } from './common.js';
+import { graded, round } from './common.js';
 import { halfWindow, perFrame, storePerFrame } from './body.js';
 
 /**
@@ -85,7 +85,7 @@ export const anyMovement: ExerciseDef = {
         if (!rep.valid || !((rep.setPeaks?.length ?? 0) >= 3) || !(best > 0)) return undefined;
         const share = rep.peakProgress / best;
         if (share >= RANGE_SHARE) return null;
-        return { severity: grade(RANGE_SHARE - share, 0.15, 0.3), evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
+        return { ...graded(RANGE_SHARE - share, 0.15, 0.3), evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
       },
       strength: { category: 'range_of_motion', name: 'Consistent range', description: 'Moved through the same range as the set\'s best repetitions.' },
     },
@@ -99,7 +99,7 @@ export const anyMovement: ExerciseDef = {
         const ratio = rep.durationS / typical;
         if (ratio >= 0.6 && ratio <= 1.6) return null;
         const faster = ratio < 0.6;
-        return { severity: grade(faster ? 0.6 - ratio : ratio - 1.6, 0.2, 0.6), evidence: rep.peak,
+        return { ...graded(faster ? 0.6 - ratio : ratio - 1.6, 0.2, 0.6), evidence: rep.peak,
           description: `This repetition took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s typical for the set: ${faster ? 'rushed' : 'much slower'}.` };
       },
       strength: { category: 'tempo', name: 'Steady tempo', description: 'Kept the set\'s rhythm.' },

@@ -3,7 +3,7 @@
 // the hands come down toward the shoulders, in arm lengths, blended with the elbow bend.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { bodyLying, bounceRule, elbowAngle, extreme, round, graded } from './common.js';
+import { atEnds, bodyLying, bounceRule, elbowAngle, extreme, round, graded } from './common.js';
 import { wristImbalance } from './shoulder-press.js';
 
 /** Hands above the shoulders in arm lengths (lying, so "above" is up in the image): ~0.9 locked out. */
@@ -56,9 +56,8 @@ export const benchPress: ExerciseDef = {
       correction: 'Press until the elbows are straight over the shoulders.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
-        if (!ends.length) return undefined;
-        const v = Math.max(...ends);
+        const v = atEnds(rep, elbowAngle);
+        if (!Number.isFinite(v)) return undefined;
         if (v >= 150) return null;
         return { ...graded(150 - v, 10, 25), evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
       },

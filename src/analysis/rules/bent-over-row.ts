@@ -2,15 +2,35 @@
 // still, the hands pull from hanging to the lower ribs. The signal is each hand's distance from its
 // shoulder in arm lengths (with the pose model's depth, so a pull toward a camera behind or in
 // front still reads), blended with the elbow bend; each arm is also counted alone for one-arm rows.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import type { Side } from '../signals.js';
-import { elbowAngle, extreme, grade, round } from './common.js';
-import { torsoTilt } from './body.js';
+import { elbowAngle, extreme, graded, repSide, round, sideOn } from './common.js';
+import { maxOf, torsoTilt } from './body.js';
 import { handReach, meanFinite } from './reach.js';
 
 /** One arm's pull: 0 hanging straight (hand an arm's length away, elbow open), 1 pulled in. */
 export function pullProgress(f: FrameCtx, s: Side): number {
   return meanFinite([(1 - handReach(f, s)) / 0.5, (165 - elbowAngle(f, s)) / 75]);
+}
+
+/**
+ * The arm that pulled in this rep, one arm for the whole rep: the side facing the camera (repSide),
+ * unless the other arm clearly pulled further (a one-arm row done with the far arm, where the near
+ * arm hangs still with its elbow open: that is no short pull). Frame by frame the best-seen arm
+ * flips between the near one and the far one, whose elbow the model only guesses.
+ */
+export function pullingSide(rep: RepView): Side | null {
+  const near = repSide(rep);
+  if (!near) return null;
+  const far: Side = near === 'left' ? 'right' : 'left';
+  const peak = (s: Side) => maxOf(rep.frames.map((f) => pullProgress(f, s)));
+  return peak(far) > peak(near) + 0.3 ? far : near;
+}
+
+/** The elbow of the arm that pulled (pullingSide) on every frame of the rep. */
+export function pullingElbow(rep: RepView): (f: FrameCtx) => number {
+  const s = pullingSide(rep);
+  return s ? (f) => elbowAngle(f, s) : () => NaN;
 }
 
 const bothArms = (f: FrameCtx) => {
@@ -39,15 +59,16 @@ export const bentOverRow: ExerciseDef = {
       views: ['side', 'diagonal'],
       check(rep) {
         // Off the side the elbow angle foreshortens; the pull's own progress (hand toward the
-        // shoulder with depth) judges the range there instead.
-        if (rep.view !== 'side') {
+        // shoulder with depth) judges the range there instead. Side-on is the rep's own yaw too
+        // (sideOn), as for the other rules that need the sagittal plane seen flat.
+        if (!sideOn(rep)) {
           if (rep.peakProgress >= 0.6) return null;
-          return { severity: grade(0.6 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
+          return { ...graded(0.6 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
         }
-        const { value, index } = extreme(rep, (f) => elbowAngle(f), 'min');
+        const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 100) return null;
-        return { severity: grade(value - 100, 15, 30), evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
+        return { ...graded(value - 100, 15, 30), evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the weight all the way to the torso.' },
     },
@@ -64,7 +85,7 @@ export const bentOverRow: ExerciseDef = {
         if (!Number.isFinite(start) || !Number.isFinite(value)) return undefined;
         const rise = start - value;
         if (rise <= 15) return null;
-        return { severity: grade(rise - 15, 8, 15), evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
+        return { ...graded(rise - 15, 8, 15), evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso held its angle through the pull.' },
     },
@@ -76,7 +97,7 @@ export const bentOverRow: ExerciseDef = {
         const { value, index } = extreme(rep, torsoTilt, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 35) return null;
-        return { severity: grade(35 - value, 5, 10), evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
+        return { ...graded(35 - value, 5, 10), evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
       },
       strength: { category: 'posture', name: 'Hinged position', description: 'Held a hinged torso through the set.' },
     },

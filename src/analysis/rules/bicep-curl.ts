@@ -3,7 +3,7 @@
 // from the front and the side and for alternating curls.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, graded } from './common.js';
+import { atEnds, elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, graded } from './common.js';
 
 /** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
 const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
@@ -86,9 +86,8 @@ export const bicepCurl: ExerciseDef = {
       correction: 'Lower under control until the arms are straight before the next rep.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
-        if (!ends.length) return undefined;
-        const v = Math.max(...ends);
+        const v = atEnds(rep, elbowAngle);
+        if (!Number.isFinite(v)) return undefined;
         if (v >= 145) return null;
         return { ...graded(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
       },

@@ -5,7 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
-import { extreme, kneeAngle, round, upright, graded } from './common.js';
+import { extreme, kneeAngle, onRepSide, round, upright, graded } from './common.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -80,7 +80,7 @@ export const calfRaise: ExerciseDef = {
       correction: 'Keep the legs straight so the calves, not a knee dip, lift the body.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, kneeAngle, 'min');
+        const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 160) return null;
         return { ...graded(160 - value, 8, 15), evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };

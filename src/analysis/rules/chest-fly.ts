@@ -3,7 +3,7 @@
 // the hands in arm lengths (with depth, so a fly seen from the side still reads) against the open
 // position of the surrounding seconds: 0 open, 1 with the gap closed by 70% of that.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, grade, over, round, torsoLean } from './common.js';
+import { elbowAngle, extreme, graded, onRepSide, over, round, torsoLean } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { handGap } from './reach.js';
 
@@ -29,7 +29,7 @@ export const chestFly: ExerciseDef = {
       views: ['front', 'diagonal'],
       check(rep) {
         if (rep.peakProgress >= 0.9) return null;
-        return { severity: grade(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` };
+        return { ...graded(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` };
       },
       strength: { category: 'range_of_motion', name: 'Full squeeze', description: 'Brought the hands together.' },
     },
@@ -39,11 +39,12 @@ export const chestFly: ExerciseDef = {
       views: ['front', 'diagonal', 'side'],
       check(rep) {
         // The elbow's range over the rep: a fly holds it, a press opens and closes it.
-        const hi = over(rep, (f) => elbowAngle(f), 0.9), lo = over(rep, (f) => elbowAngle(f), 0.1);
+        const elbow = onRepSide(rep, elbowAngle);
+        const hi = over(rep, elbow, 0.9), lo = over(rep, elbow, 0.1);
         if (!Number.isFinite(hi.value) || !Number.isFinite(lo.value)) return undefined;
         const range = hi.value - lo.value;
         if (range <= 45) return null;
-        return { severity: grade(range - 45, 15, 30), evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
+        return { ...graded(range - 45, 15, 30), evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
       },
       strength: { category: 'technique', name: 'Fixed elbows', description: 'Held the elbow bend through the sweep.' },
     },
@@ -56,7 +57,7 @@ export const chestFly: ExerciseDef = {
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
         if (swing <= 12) return null;
-        return { severity: grade(swing - 12, 6, 12), evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        return { ...graded(swing - 12, 6, 12), evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still.' },
     },

@@ -204,6 +204,26 @@ export function repSide(rep: RepView): Side | null {
 }
 
 /**
+ * A per-side measure read on the rep's side (repSide) on every frame of the rep, NaN where that
+ * side is not seen: the one-side-per-rep form of `kneeAngle(f)`, `elbowAngle(f)`, `hipAngle(f)`,
+ * which pick the best-seen side frame by frame and so mix the near side with the far side's guess.
+ */
+export function onRepSide(rep: RepView, m: (f: FrameCtx, side: Side) => number): (f: FrameCtx) => number {
+  const side = repSide(rep);
+  return side ? (f) => m(f, side) : () => NaN;
+}
+
+/**
+ * A per-side measure at a rep's two ends (its start and finish positions), read on the rep's
+ * side: the straighter of the two, since one end is enough to show the position was reached.
+ */
+export function atEnds(rep: RepView, m: (f: FrameCtx, side: Side) => number): number {
+  const read = onRepSide(rep, m);
+  const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(read).filter(Number.isFinite);
+  return ends.length ? Math.max(...ends) : NaN;
+}
+
+/**
  * The joints are seen on that side in this frame. The best-seen side of a frame always is (else it
  * is not chosen); the rep's side (repSide) may not be on every frame, and a frame where it is not
  * gives no value rather than one read off the other side.

@@ -6,7 +6,7 @@
 // to lockout, which is how a set that starts standing (kettlebell, Romanian) is counted.
 import type { Calibration, ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE } from '../signals.js';
-import { extreme, hipAngle, kneeAngle, over, round, graded } from './common.js';
+import { extreme, hipAngle, kneeAngle, onRepSide, over, round, graded } from './common.js';
 import { facing, minOf, perFrame, relativeTilt, rollingLevel, shoulderHeight, storePerFrame, torsoUprightness } from './body.js';
 
 /** Torso tilt at which the hinge is full (a kettlebell or conventional pull reaches 55-65). */
@@ -102,7 +102,7 @@ export const deadlift: ExerciseDef = {
       check(rep) {
         const up = upPhase(rep);
         if (rep.view !== 'front') {
-          const { value, index } = extreme(up, (f) => hipAngle(f), 'max');
+          const { value, index } = extreme(up, onRepSide(rep, hipAngle), 'max');
           if (Number.isFinite(value)) {
             if (value >= 160) return null;
             return { ...graded(160 - value, 10, 25), evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
@@ -121,7 +121,7 @@ export const deadlift: ExerciseDef = {
       views: ['side', 'diagonal'],
       check(rep) {
         // The deepest knee bend of the rep (a low quantile, robust to a one-frame slip).
-        const { value, index } = over(rep, (f) => kneeAngle(f), 0.1);
+        const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A kettlebell deadlift bends the knees more than a Romanian one: clean kettlebell reps
         // read 95-120 deg; below 90 the thighs pass parallel, which is a squat.

@@ -4,7 +4,7 @@
 // top position: a vertical distance, so it reads the same from every side.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { atPeak, bounceRule, elbowAngle, extreme, grade, round, torsoLean } from './common.js';
+import { atEnds, atPeak, bounceRule, elbowAngle, extreme, graded, onRepSide, round, torsoLean } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 
 /** Shoulders above the wrists in arm lengths: about 0.9 on straight arms, 0.4 at the bottom. */
@@ -34,10 +34,10 @@ export const dips: ExerciseDef = {
       correction: 'Lower until the upper arms are level with the floor (elbows at about 90 deg).',
       views: ['side', 'diagonal'],
       check(rep) {
-        const v = atPeak(rep, (f) => elbowAngle(f));
+        const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
         if (v <= 100) return null;
-        return { severity: grade(v - 100, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` };
+        return { ...graded(v - 100, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Lowered until the upper arms were level.' },
     },
@@ -46,11 +46,10 @@ export const dips: ExerciseDef = {
       correction: 'Press all the way up until the arms are straight before the next rep.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
-        if (!ends.length) return undefined;
-        const v = Math.max(...ends);
+        const v = atEnds(rep, elbowAngle);
+        if (!Number.isFinite(v)) return undefined;
         if (v >= 155) return null;
-        return { severity: grade(155 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` };
+        return { ...graded(155 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Pressed to straight arms at the top.' },
     },
@@ -62,7 +61,7 @@ export const dips: ExerciseDef = {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 40) return null;
-        return { severity: grade(value - 40, 5, 10), evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
+        return { ...graded(value - 40, 5, 10), evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
       },
       strength: { category: 'posture', name: 'Controlled torso', description: 'The torso stayed close to upright.' },
     },

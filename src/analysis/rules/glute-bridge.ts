@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { bodyLying, clamp, extreme, hipAngle, kneeAngle, round, graded } from './common.js';
+import { bodyLying, clamp, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -33,7 +33,7 @@ export const gluteBridge: ExerciseDef = {
       correction: 'Drive through the heels and squeeze the glutes until the hips line up with shoulders and knees.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, hipAngle, 'max');
+        const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 165) return null;
         return { ...graded(165 - value, 8, 15), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
@@ -45,7 +45,9 @@ export const gluteBridge: ExerciseDef = {
       correction: 'Set the heels about a forearm length from the glutes so the shins are vertical at the top.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const v = kneeAngle(rep.frames[rep.peak]!);
+        // The knee's angle in the picture is the true one only with the leg's plane seen flat.
+        if (!sideOn(rep)) return undefined;
+        const v = onRepSide(rep, kneeAngle)(rep.frames[rep.peak]!);
         if (!Number.isFinite(v)) return undefined;
         if (v >= 70 && v <= 115) return null;
         return { ...graded(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
@@ -58,8 +60,10 @@ export const gluteBridge: ExerciseDef = {
       correction: 'Hold the top for a full second while squeezing the glutes before lowering.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const top = extreme(rep, hipAngle, 'max').value;
-        const nearTop = rep.frames.filter((f) => hipAngle(f) >= top - 6).length;
+        const hip = onRepSide(rep, hipAngle);
+        const top = extreme(rep, hip, 'max').value;
+        if (!Number.isFinite(top)) return undefined;
+        const nearTop = rep.frames.filter((f) => hip(f) >= top - 6).length;
         const fps = rep.frames.length / Math.max(0.1, rep.durationS);
         const held = nearTop / fps;
         // Only a top that is not held at all (a bounce through it) is a fault; a short squeeze is fine.

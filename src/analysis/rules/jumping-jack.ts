@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { atPeak, extreme, upright, wristDrop, graded } from './common.js';
+import { atPeak, extreme, squareOn, upright, wristDrop, graded } from './common.js';
 
 export function armsUp(f: FrameCtx): number {
   const v = [wristDrop(f, 'left'), wristDrop(f, 'right')].filter(Number.isFinite);
@@ -60,6 +60,8 @@ export const jumpingJack: ExerciseDef = {
       // Widths read true only square-on: from a diagonal every stance looks narrow.
       views: ['front'],
       check(rep) {
+        // The rep's own yaw too: a back view takes the front's rules at any yaw.
+        if (!squareOn(rep)) return undefined;
         const v = atPeak(rep, stanceWidth);
         if (!Number.isFinite(v)) return undefined;
         if (v >= 1.3) return null;

@@ -4,7 +4,7 @@
 // 0.8 at chest height, more overhead. It reads the same from every side (vertical distances only).
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { extreme, grade, hipAngle, kneeAngle, over, round } from './common.js';
+import { extreme, graded, hipAngle, kneeAngle, onRepSide, over, round } from './common.js';
 import { leanBack, onFeet, repFacing } from './deadlift.js';
 
 /** Hands above the hips in torso lengths (negative below). */
@@ -32,7 +32,7 @@ export const kettlebellSwing: ExerciseDef = {
       check(rep) {
         // Progress 1 = hands 0.8 torso lengths above the hips: about chest height.
         if (rep.peakProgress >= 0.85) return null;
-        return { severity: grade(0.85 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` };
+        return { ...graded(0.85 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` };
       },
       strength: { category: 'range_of_motion', name: 'Full swing', description: 'The bell reached chest height or higher.' },
     },
@@ -41,11 +41,11 @@ export const kettlebellSwing: ExerciseDef = {
       correction: 'Hinge: push the hips back with the shins nearly vertical; the power comes from the hips, not from bending the knees.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = over(rep, (f) => kneeAngle(f), 0.1);
+        const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A hinge keeps the knees at 120-160 deg in the hike; below 100 the thighs near parallel.
         if (value >= 100) return null;
-        return { severity: grade(100 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` };
+        return { ...graded(100 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'Hiked the bell with a hinge, knees soft.' },
     },
@@ -54,10 +54,10 @@ export const kettlebellSwing: ExerciseDef = {
       correction: 'Stand fully tall at the top of each swing: hips straight under the shoulders, glutes squeezed.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, (f) => hipAngle(f), 'max');
+        const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 160) return null;
-        return { severity: grade(160 - value, 10, 25), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
+        return { ...graded(160 - value, 10, 25), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'technique', name: 'Hip snap', description: 'Stood tall with the hips extended at the top.' },
     },
@@ -72,7 +72,7 @@ export const kettlebellSwing: ExerciseDef = {
         const { value, index } = extreme(rep, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 15) return null;
-        return { severity: grade(value - 15, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
+        return { ...graded(value - 15, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
       },
       strength: { category: 'posture', name: 'Tall finish', description: 'Finished upright without leaning back.' },
     },

@@ -1,8 +1,8 @@
 // Lunge (forward, reverse or split squat): same leg signal as the squat, judged on the front leg,
 // the one whose knee bends most at the bottom.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { joint, VISIBLE, type Side } from '../signals.js';
-import { clamp, extreme, kneeAngle, round, torsoLean, upright, bounceRule, graded } from './common.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
+import { joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { atPeak, clamp, extreme, kneeAngle, round, torsoLean, upright, bounceRule, graded } from './common.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
@@ -14,9 +14,25 @@ export function frontSide(f: FrameCtx): Side | null {
   return l <= r ? 'left' : 'right';
 }
 
+/**
+ * The front (working) leg of a rep, one leg for the whole rep: the one whose knee is bent more at
+ * the rep's bottom (its peak and the frames either side). Chosen frame by frame, the choice flips
+ * near standing, where both knees read about straight, and side-on between the near leg and the
+ * far one, whose knee the model only guesses.
+ */
+export function repFrontSide(rep: RepView): Side | null {
+  const l = atPeak(rep, (f) => kneeAngle(f, 'left')), r = atPeak(rep, (f) => kneeAngle(f, 'right'));
+  if (Number.isFinite(l) || Number.isFinite(r)) return !Number.isFinite(r) || l <= r ? 'left' : 'right';
+  // The bottom unseen: the leg bent more over the rep.
+  const low = (s: Side) => quantile(rep.frames.map((f) => kneeAngle(f, s)), 0.1);
+  const [ql, qr] = [low('left'), low('right')];
+  if (!Number.isFinite(ql) && !Number.isFinite(qr)) return null;
+  return !Number.isFinite(qr) || ql <= qr ? 'left' : 'right';
+}
+
 /** Horizontal distance the front knee is ahead of its ankle, in shin lengths (side view). */
-export function kneeTravel(f: FrameCtx): number {
-  const s = frontSide(f);
+export function kneeTravel(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? frontSide(f);
   if (!s) return NaN;
   const hip = f.p[joint(s, 'hip')]!, knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
   if (Math.min(hip.score, knee.score, ankle.score) < VISIBLE) return NaN;
@@ -26,8 +42,8 @@ export function kneeTravel(f: FrameCtx): number {
   return shin > 0 ? ((knee.x - ankle.x) * forward) / shin : NaN;
 }
 
-export const frontKneeAngle = (f: FrameCtx) => {
-  const s = frontSide(f);
+export const frontKneeAngle = (f: FrameCtx, side?: Side | null) => {
+  const s = side ?? frontSide(f);
   return s ? kneeAngle(f, s) : NaN;
 };
 
@@ -49,7 +65,8 @@ export const lunge: ExerciseDef = {
       correction: 'Lower until the front thigh is parallel to the floor and the back knee nearly touches it.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, frontKneeAngle, 'min');
+        const front = repFrontSide(rep);
+        const { value, index } = extreme(rep, (f) => frontKneeAngle(f, front), 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 105) return null;
         return { ...graded(value - 105, 10, 20), evidence: index, description: `The front knee bent only to about ${round(value)} deg.` };
@@ -61,7 +78,8 @@ export const lunge: ExerciseDef = {
       correction: 'Take a longer stance and drop the hips straight down so the front shin stays near vertical.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, kneeTravel, 'max');
+        const front = repFrontSide(rep);
+        const { value, index } = extreme(rep, (f) => kneeTravel(f, front), 'max');
         if (!Number.isFinite(value)) return undefined;
         // A foot is about 0.6 shin lengths long: beyond 0.75 the knee is clearly past the toes.
         const limit = 0.75;
@@ -73,7 +91,9 @@ export const lunge: ExerciseDef = {
     {
       id: 'lunge-torso', category: 'posture', name: 'Torso leaning forward',
       correction: 'Keep the chest tall and the shoulders stacked over the hips as you lower.',
-      views: ['side', 'diagonal', 'front'],
+      // Not from the front: a torso leaning toward the camera keeps its angle in the picture, so a
+      // front view would pass any lean (and report "Tall torso") without seeing it.
+      views: ['side', 'diagonal'],
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;

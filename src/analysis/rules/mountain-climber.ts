@@ -4,7 +4,7 @@
 // hip flexion (shoulder-hip-knee angle) from the plank's straight line.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
-import { bodyLine, bodyLying, extreme, grade, hipAngle, repSide, round } from './common.js';
+import { bodyLine, bodyLying, extreme, graded, hipAngle, repSide, round, sideOn } from './common.js';
 
 /** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
 export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngle(f, s)) / 70;
@@ -29,7 +29,7 @@ export const mountainClimber: ExerciseDef = {
       views: ['side', 'diagonal'],
       check(rep) {
         if (rep.peakProgress >= 0.8) return null;
-        return { severity: grade(0.8 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
+        return { ...graded(0.8 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
       },
       strength: { category: 'range_of_motion', name: 'Full knee drive', description: 'Drove the knee under the chest.' },
     },
@@ -38,14 +38,17 @@ export const mountainClimber: ExerciseDef = {
       correction: 'Keep the hips level with the shoulders, the body one straight line from head to the back heel.',
       views: ['side', 'diagonal'],
       check(rep) {
-        // The hip's bend from the shoulder-ankle line on the extended frames of the rep.
+        // The hip's bend from the shoulder-ankle line on the extended frames of the rep, on a rep
+        // seen side-on (sideOn, as for push-ups): from a diagonal the body line's length along the
+        // picture shortens while the hips' rise does not, so a level plank reads piked or sagging.
+        if (!sideOn(rep)) return undefined;
         const side = repSide(rep);
         const bends = rep.frames.map((f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : b ? -b.bend : NaN; });
         const value = quantile(bends, 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 35) return null;
         const { index } = extreme(rep, (f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : NaN; }, 'max');
-        return { severity: grade(value - 35, 10, 20), evidence: index, description: `The hips rose about ${round(value)} deg above the shoulder-heel line.` };
+        return { ...graded(value - 35, 10, 20), evidence: index, description: `The hips rose about ${round(value)} deg above the shoulder-heel line.` };
       },
       strength: { category: 'posture', name: 'Level hips', description: 'The hips stayed level with the shoulders.' },
     },
@@ -54,12 +57,13 @@ export const mountainClimber: ExerciseDef = {
       correction: 'Brace the core so the hips do not drop below the line from the shoulders to the back heel.',
       views: ['side', 'diagonal'],
       check(rep) {
+        if (!sideOn(rep)) return undefined;
         const side = repSide(rep);
         const sag = (f: FrameCtx) => { const b = bodyLine(f, side); return b ? (b.below ? b.bend : 0) : NaN; };
         const value = quantile(rep.frames.map(sag), 0.5);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 15) return null;
-        return { severity: grade(value - 15, 8, 15), evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
+        return { ...graded(value - 15, 8, 15), evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
       },
       strength: { category: 'posture', name: 'Braced plank', description: 'The hips stayed up in line with the body.' },
     },

@@ -4,7 +4,7 @@
 // a vertical distance that reads the same from the front, the side or behind.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { atPeak, elbowAngle, grade, round } from './common.js';
+import { atEnds, atPeak, elbowAngle, graded, onRepSide, round, squareOn } from './common.js';
 import { dropBelowShoulder, meanOf } from './body.js';
 import { elbowFlare } from './reach.js';
 
@@ -37,10 +37,10 @@ export const overheadTricepExtension: ExerciseDef = {
       correction: 'Lower the weight behind the head until the elbows bend past 90 deg.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const v = atPeak(rep, (f) => elbowAngle(f));
+        const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
         if (v <= 95) return null;
-        return { severity: grade(v - 95, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
+        return { ...graded(v - 95, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
       },
       strength: { category: 'range_of_motion', name: 'Full stretch', description: 'Lowered the weight deep behind the head.' },
     },
@@ -49,11 +49,10 @@ export const overheadTricepExtension: ExerciseDef = {
       correction: 'Straighten the arms fully overhead at the top of every rep.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
-        if (!ends.length) return undefined;
-        const v = Math.max(...ends);
+        const v = atEnds(rep, elbowAngle);
+        if (!Number.isFinite(v)) return undefined;
         if (v >= 150) return null;
-        return { severity: grade(150 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
+        return { ...graded(150 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Straightened the arms overhead.' },
     },
@@ -62,11 +61,13 @@ export const overheadTricepExtension: ExerciseDef = {
       correction: 'Keep the elbows pointing up and close to the head; let only the forearms move.',
       views: ['front'],
       check(rep) {
+        // A width across the picture: true only square-on (a back view is named back at any yaw).
+        if (!squareOn(rep)) return undefined;
         const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
         // Elbows spread wider than 1.4 shoulder widths at the bottom of the rep.
         if (v <= 1.4) return null;
-        return { severity: grade(v - 1.4, 0.2, 0.4), evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
+        return { ...graded(v - 1.4, 0.2, 0.4), evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
       },
       strength: { category: 'technique', name: 'Elbows in', description: 'The elbows stayed close to the head.' },
     },

@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { pairPoint, VISIBLE } from '../signals.js';
-import { elbowAngle, extreme, round, torsoLean, graded } from './common.js';
+import { atEnds, elbowAngle, extreme, round, torsoLean, graded } from './common.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -67,9 +67,8 @@ export const pullUp: ExerciseDef = {
       correction: 'Lower until the arms are straight before the next pull.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
-        if (!ends.length) return undefined;
-        const v = Math.max(...ends);
+        const v = atEnds(rep, elbowAngle);
+        if (!Number.isFinite(v)) return undefined;
         if (v >= 145) return null;
         return { ...graded(145 - v, 15, 30), evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
       },

@@ -3,7 +3,7 @@
 // hinge signal (torso tilt and shoulder drop against the standing references of the surrounding
 // seconds); what differs is the form: the knees must stay soft, not bend into a squat.
 import type { ExerciseDef } from '../exercise.js';
-import { extreme, grade, kneeAngle, over, round } from './common.js';
+import { extreme, graded, kneeAngle, onRepSide, over, round } from './common.js';
 import { deadlift, handsAheadFrom, hingeCalibration, hingeProgress, onFeet, repFacing, repTilt, upPhase } from './deadlift.js';
 
 export const romanianDeadlift: ExerciseDef = {
@@ -28,7 +28,7 @@ export const romanianDeadlift: ExerciseDef = {
         const { value, index } = extreme(rep, repTilt(rep), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 45) return null;
-        return { severity: grade(45 - value, 10, 20), evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` };
+        return { ...graded(45 - value, 10, 20), evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Full hinge', description: 'Hinged deep with the weight past the knees.' },
     },
@@ -37,11 +37,11 @@ export const romanianDeadlift: ExerciseDef = {
       correction: 'Keep a soft, fixed knee bend: the hips move back, the knees do not travel down or forward.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = over(rep, (f) => kneeAngle(f), 0.1);
+        const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A Romanian deadlift keeps the knees at 140-170 deg; below 130 it is a conventional pull.
         if (value >= 130) return null;
-        return { severity: grade(130 - value, 15, 30), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` };
+        return { ...graded(130 - value, 15, 30), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` };
       },
       strength: { category: 'technique', name: 'Soft, fixed knees', description: 'The knees stayed softly bent while the hips hinged.' },
     },
@@ -55,7 +55,7 @@ export const romanianDeadlift: ExerciseDef = {
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.25) return null;
-        return { severity: grade(value - 0.25, 0.1, 0.2), evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
+        return { ...graded(value - 0.25, 0.1, 0.2), evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed along the legs.' },
     },
@@ -68,7 +68,7 @@ export const romanianDeadlift: ExerciseDef = {
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 20) return null;
-        return { severity: grade(value - 20, 10, 25), evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
+        return { ...graded(value - 20, 10, 25), evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall at the top of every rep.' },
     },

@@ -3,8 +3,8 @@
 // signal (hand distance from the shoulder with depth, blended with the elbow bend), which also
 // reads from behind, where the arms reach away from the camera; only the posture differs.
 import type { ExerciseDef } from '../exercise.js';
-import { elbowAngle, extreme, grade, round, torsoLean, upright } from './common.js';
-import { pullProgress } from './bent-over-row.js';
+import { atEnds, elbowAngle, extreme, graded, round, torsoLean, upright } from './common.js';
+import { pullingElbow, pullProgress } from './bent-over-row.js';
 import { maxOf } from './body.js';
 
 export const seatedRow: ExerciseDef = {
@@ -24,10 +24,10 @@ export const seatedRow: ExerciseDef = {
       correction: 'Pull until the handle touches the lower ribs and the elbows pass the torso.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, (f) => elbowAngle(f), 'min');
+        const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 100) return null;
-        return { severity: grade(value - 100, 15, 30), evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` };
+        return { ...graded(value - 100, 15, 30), evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the handle to the torso.' },
     },
@@ -40,7 +40,7 @@ export const seatedRow: ExerciseDef = {
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const rock = max.value - min.value;
         if (rock <= 15) return null;
-        return { severity: grade(rock - 15, 8, 15), evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` };
+        return { ...graded(rock - 15, 8, 15), evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms pulled.' },
     },
@@ -49,11 +49,10 @@ export const seatedRow: ExerciseDef = {
       correction: 'Let the arms straighten fully in front between pulls so the back stretches.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map((f) => elbowAngle(f)).filter(Number.isFinite);
-        if (!ends.length) return undefined;
-        const v = Math.max(...ends);
+        const v = atEnds(rep, elbowAngle);
+        if (!Number.isFinite(v)) return undefined;
         if (v >= 145) return null;
-        return { severity: grade(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
+        return { ...graded(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Straightened the arms between pulls.' },
     },

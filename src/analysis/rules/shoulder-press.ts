@@ -3,7 +3,7 @@
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, round, torsoLean, upright, wristDrop, elbowAngle, graded } from './common.js';
+import { extreme, onRepSide, round, torsoLean, upright, wristDrop, elbowAngle, graded } from './common.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -52,7 +52,7 @@ export const shoulderPress: ExerciseDef = {
       correction: 'Press until the arms are fully straight with the weight over the middle of the head.',
       views: ['front', 'side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, elbowAngle, 'max');
+        const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 155) return null;
         return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };

@@ -1,17 +1,17 @@
 // Side lunge: a wide stance, the hips shift over one bending knee while the other leg stays
 // straight. Filmed from the front; the signal is the bent knee plus the hip drop.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { joint, VISIBLE } from '../signals.js';
-import { extreme, kneeAngle, round, torsoLean, upright, graded } from './common.js';
-import { frontSide } from './lunge.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
+import { extreme, kneeAngle, round, squareOn, torsoLean, upright, graded } from './common.js';
+import { frontSide, repFrontSide } from './lunge.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** Knee angle of the straighter (trailing) leg. */
 export const trailingKnee = (f: FrameCtx) => Math.max(kneeAngle(f, 'left') || 0, kneeAngle(f, 'right') || 0) || NaN;
 
 /** How far the bent knee falls inside its ankle toward the midline, in shin lengths (front view). */
-export function kneeInside(f: FrameCtx): number {
-  const s = frontSide(f);
+export function kneeInside(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? frontSide(f);
   if (!s) return NaN;
   const knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
   const other = f.p[joint(s === 'left' ? 'right' : 'left', 'ankle')]!;
@@ -51,7 +51,11 @@ export const sideLunge: ExerciseDef = {
       correction: 'Point the knee the same way as the toes and push it slightly out over the foot.',
       views: ['front', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, kneeInside, 'max');
+        // Widths across the picture read true only square-on: turned further (a back view is
+        // named back at any yaw), a knee travelling forward also moves across the picture.
+        if (!squareOn(rep)) return undefined;
+        const working = repFrontSide(rep);
+        const { value, index } = extreme(rep, (f) => kneeInside(f, working), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value <= 0.2) return null;
         return { ...graded(value - 0.2, 0.1, 0.2), evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` };

@@ -3,7 +3,7 @@
 // elbows from the rack to overhead, as for the shoulder press); the squat half is judged by the
 // rules: a rep whose thighs never came down is a push press, not a thruster.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, kneeAngle, repSide, round, torsoLean, graded } from './common.js';
+import { elbowAngle, extreme, kneeAngle, onRepSide, repSide, round, torsoLean, graded } from './common.js';
 import { armPressProgress, pressProgress, wristRise } from './shoulder-press.js';
 import { thighProgress } from './squat.js';
 
@@ -43,7 +43,7 @@ export const thruster: ExerciseDef = {
       correction: 'Finish every rep with straight arms and the weight over the middle of the head.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        const { value, index } = extreme(rep, elbowAngle, 'max');
+        const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 155) return null;
         return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };

@@ -4,7 +4,7 @@
 // foreshortened.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, over, round, torsoLean, upright, graded } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, torsoLean, upright, graded } from './common.js';
 import { upperArmDrift } from './bicep-curl.js';
 
 /** Wrist below its elbow in forearm lengths (about 0.45 of the arm): 0 forearm level, 1 hanging. */
@@ -50,7 +50,7 @@ export const tricepPushdown: ExerciseDef = {
       correction: 'Push until the arms are fully straight and squeeze the triceps at the bottom.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, elbowAngle, 'max');
+        const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
         if (value >= 155) return null;
         return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
