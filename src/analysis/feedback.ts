@@ -135,10 +135,12 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   // Only what held on every rep is worth keeping: a rule in a category some rep was faulted in is
   // not held up as a strength of the set.
   const faultedCategories = new Set(reps.flatMap((r) => r.issues.map((i) => i.category)));
-  // A rule no rep was checked by is "Not checked", never something to keep.
+  // A rule no rep was checked by is "Not checked", never something to keep: only a rule that
+  // passed on some judged rep is (a set whose only attempt was cut off by its end judged none).
   const notChecked = new Set(ctx.unjudgedRules.map((r) => r.name));
+  const passed = (id: string) => reps.some((x) => x.checked?.includes(id) && !x.issues.some((i) => i.ruleId === id));
   const judged = ctx.def.rules.filter((r) => view !== 'unknown' && judgedFrom(r, view) && !notChecked.has(r.name) &&
-    !faultedCategories.has(r.category) && !faultedCategories.has(r.strength.category));
+    passed(r.id) && !faultedCategories.has(r.category) && !faultedCategories.has(r.strength.category));
   for (const r of reps.length ? judged.slice(0, 2) : []) {
     out.push({ ...base, priority: 1, category: r.category, name: `Keep: ${r.strength.name.toLowerCase()}`,
       description: `${r.name} was not a problem in this set; it is the first thing to slip as the load or the rep count grows.`,

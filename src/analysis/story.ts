@@ -1,9 +1,16 @@
 // One story per result: what a result says in one place must not be contradicted in another. Used
 // by the tests (over synthetic and real results) and by the form eval, which counts the breaks.
 import type { AnalysisResult } from './result.js';
+import type { ExerciseDef } from './exercise.js';
 
-/** Every contradiction in a result, as a sentence; [] when the result tells one story. */
-export function storyContradictions(result: AnalysisResult): string[] {
+/** The score impact each severity spans (rules/common.ts `graded`; fixed impacts sit at the top). */
+const BANDS = { minor: [-9, -5], moderate: [-19, -10], major: [-30, -20] } as const;
+
+/**
+ * Every contradiction in a result, as a sentence; [] when the result tells one story. With the
+ * exercise's definition it also checks that what the areas call "Not checked" is judged on no rep.
+ */
+export function storyContradictions(result: AnalysisResult, def?: ExerciseDef): string[] {
   const out: string[] = [];
   const reps = result.repetitions;
   const fb = result.overall_feedback;
@@ -32,6 +39,31 @@ export function storyContradictions(result: AnalysisResult): string[] {
       if (!r || !r.issues.some((i) => i.name === a.name)) out.push(`area "${a.name}" lists attempt ${n}, which does not carry it`);
     }
     if (a.name.startsWith('Keep:') && faulted.has(a.category)) out.push(`area "${a.name}" keeps ${a.category}, where an attempt carries an issue`);
+  }
+  // "Keep:" praises what held: a strength some attempt was judged to have, not a rule never checked.
+  const repStrengths = new Set(reps.flatMap((r) => r.strengths.map((s) => s.name.toLowerCase())));
+  for (const a of fb.key_improvement_areas) {
+    if (a.name.startsWith('Keep: ') && !repStrengths.has(a.name.slice(6))) out.push(`area "${a.name}" keeps what no attempt was judged to have`);
+  }
+  // "Not checked" is what no attempt was judged on: no issue of that name, and no strength of it.
+  const notChecked = new Set(fb.key_improvement_areas.filter((a) => a.name.startsWith('Not checked: ')).map((a) => a.name.slice(13)));
+  for (const r of reps) {
+    for (const i of r.issues) if (notChecked.has(i.name.toLowerCase())) out.push(`attempt ${r.attempt_number} carries "${i.name}", which an area says was not checked`);
+    for (const rule of def?.rules ?? []) {
+      if (notChecked.has(rule.name.toLowerCase()) && r.strengths.some((s) => s.name === rule.strength.name) && !def!.rules.some((o) => o !== rule && o.strength.name === rule.strength.name && !notChecked.has(o.name.toLowerCase()))) {
+        out.push(`attempt ${r.attempt_number} is praised for "${rule.strength.name}", from "${rule.name}", which an area says was not checked`);
+      }
+    }
+  }
+  // Severity and score follow the excess: each issue's impact lies in its severity's band, and an
+  // attempt with a moderate or major issue scores below every attempt that carries none.
+  for (const r of reps) for (const i of r.issues) {
+    const band = BANDS[i.severity as keyof typeof BANDS];
+    if (!band || i.impact_on_score < band[0] || i.impact_on_score > band[1]) out.push(`attempt ${r.attempt_number}: "${i.name}" is ${i.severity} with impact ${i.impact_on_score}`);
+  }
+  const clean = reps.filter((r) => r.issues.length === 0).map((r) => r.quality_score);
+  for (const r of reps) {
+    if (r.issues.some((i) => i.severity !== 'minor') && clean.some((c) => r.quality_score >= c)) out.push(`attempt ${r.attempt_number} has a ${r.issues.find((i) => i.severity !== 'minor')!.severity} issue but scores ${r.quality_score}, not below every clean attempt`);
   }
   const anyIssue = reps.some((r) => r.issues.length > 0);
   const first = fb.key_improvement_areas[0];

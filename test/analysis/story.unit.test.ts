@@ -21,9 +21,10 @@ const severities = ['minor', 'moderate', 'major'] as const;
 const issueArb = fc.record({
   ruleId: fc.constantFrom('depth', 'lean', 'knees', 'bounce', 'heels'),
   category: fc.constantFrom(...categories),
-  severity: fc.constantFrom(...severities),
-  impact_on_score: fc.integer({ min: -30, max: -5 }),
-}).map((i) => ({ ...i, name: `Fault ${i.ruleId}`, description: `${i.ruleId} seen`, correction: `fix ${i.ruleId}`, evidence_timestamp_ms: 0 }));
+  // An impact inside its severity's band, as rules/common.ts graded gives it.
+  band: fc.constantFrom(...severities).chain((severity) => fc.integer({ min: { minor: -9, moderate: -19, major: -30 }[severity], max: { minor: -5, moderate: -10, major: -20 }[severity] })
+    .map((impact_on_score) => ({ severity, impact_on_score }))),
+}).map(({ band, ...i }) => ({ ...i, ...band, name: `Fault ${i.ruleId}`, description: `${i.ruleId} seen`, correction: `fix ${i.ruleId}`, evidence_timestamp_ms: 0 }));
 // A strength's name always belongs to one category, as in the rule files.
 const strengthArb = fc.constantFrom(
   { category: 'range_of_motion', name: 'Full depth' }, { category: 'posture', name: 'Upright torso' },
@@ -89,4 +90,23 @@ test('real results of the engine on clips people judged tell one story', { skip:
     const result = await engine.analyze({ videoPath: c.path, exerciseId: c.exercise });
     assert.deepEqual(storyContradictions(result), [], c.file);
   }
+});
+
+test('the contradiction finder also finds a "Keep:" no attempt earned, a fault named "Not checked", an impact outside its severity and a faulted rep scoring like a clean one', () => {
+  const def = exerciseDef('squat')!;
+  const depth = def.rules.find((r) => r.id === 'squat-depth')!;
+  const issue = { ruleId: depth.id, category: depth.category, name: depth.name, description: 'x', correction: 'y', severity: 'moderate', impact_on_score: -10, evidence_timestamp_ms: 0 };
+  const clean: JudgedRep = { startMs: 0, endMs: 1000, valid: true, durationS: 1, issues: [], strengths: [] };
+  const result = (reps: JudgedRep[]) => ({ repetitions: toRepetitions(reps), overall_feedback: overallFeedback(reps, { def, view: 'side', unjudgedRules: [], personSeen: true }) });
+  const has = (r: ReturnType<typeof result>, re: RegExp) => assert.ok(storyContradictions(r, def).some((s) => re.test(s)), `${re} in ${JSON.stringify(storyContradictions(r, def))}`);
+  const keep = result([clean]);
+  keep.overall_feedback.key_improvement_areas[0] = { ...keep.overall_feedback.key_improvement_areas[0]!, name: 'Keep: full depth' };
+  has(keep, /keeps what no attempt was judged to have/);
+  const named = result([{ ...clean, issues: [issue] }]);
+  named.overall_feedback.key_improvement_areas[1] = { ...named.overall_feedback.key_improvement_areas[1]!, name: `Not checked: ${depth.name.toLowerCase()}` };
+  has(named, /which an area says was not checked/);
+  has(result([{ ...clean, issues: [{ ...issue, impact_on_score: -5 }] }]), /is moderate with impact -5/);
+  const scored = result([{ ...clean, issues: [issue] }, clean]);
+  scored.repetitions[0]!.quality_score = 100;
+  has(scored, /not below every clean attempt/);
 });
