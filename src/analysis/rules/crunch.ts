@@ -77,7 +77,8 @@ export const crunch: ExerciseDef = {
         if (value <= 0.8) return null;
         return { ...graded(value - 0.8, 0.1, 0.2), evidence: index, description: `The torso came up to about ${round((Math.asin(Math.min(1, value)) * 180) / Math.PI)} deg from the floor.` };
       },
-      strength: { category: 'technique', name: 'Short, controlled curl', description: 'Curled without sitting all the way up.' },
+      // Not "controlled": the same rep may drop back down (tempo), which is what control means there.
+      strength: { category: 'technique', name: 'Stopped short of sitting up', description: 'Curled without sitting all the way up.' },
     },
   ],
 };

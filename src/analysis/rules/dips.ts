@@ -63,7 +63,8 @@ export const dips: ExerciseDef = {
         if (value <= 40) return null;
         return { ...graded(value - 40, 5, 10), evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
       },
-      strength: { category: 'posture', name: 'Controlled torso', description: 'The torso stayed close to upright.' },
+      // Not "controlled": the same rep may bounce at the bottom (tempo).
+      strength: { category: 'posture', name: 'Upright torso', description: 'The torso stayed close to upright.' },
     },
     bounceRule('dips'),
   ],

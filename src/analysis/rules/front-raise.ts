@@ -67,7 +67,7 @@ export const frontRaise: ExerciseDef = {
         return { ...graded(value - 120, 15, 30), evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
       },
       // Also said of a rep short of shoulder height: it must not claim the height the range rule faults.
-      strength: { category: 'technique', name: 'Controlled top', description: 'Did not raise the arms above eye level.' },
+      strength: { category: 'technique', name: 'No overshoot', description: 'Did not raise the arms above eye level.' },
     },
   ],
 };

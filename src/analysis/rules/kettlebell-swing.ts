@@ -74,7 +74,8 @@ export const kettlebellSwing: ExerciseDef = {
         if (value <= 15) return null;
         return { ...graded(value - 15, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
       },
-      strength: { category: 'posture', name: 'Tall finish', description: 'Finished upright without leaning back.' },
+      // Not "tall finish": a rep can lean back no further than vertical and still not finish the hips.
+      strength: { category: 'posture', name: 'No lean back', description: 'Did not lean back as the bell floated up.' },
     },
   ],
 };

@@ -68,7 +68,7 @@ export const lateralRaise: ExerciseDef = {
       },
       // Said of a rep that did not go too high, which may also be one that fell short of the
       // shoulders: the strength must not claim the height the range rule may fault.
-      strength: { category: 'technique', name: 'Controlled top', description: 'Did not raise the arms above the shoulders.' },
+      strength: { category: 'technique', name: 'No overshoot', description: 'Did not raise the arms above the shoulders.' },
     },
     {
       id: 'lateral-raise-elbows', category: 'technique', name: 'Elbows bending',
