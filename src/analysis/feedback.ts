@@ -149,6 +149,11 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   out.push({ ...base, priority: 1, category: 'setup', name: 'Full body in frame',
     description: 'Keeping the whole body in frame and well lit makes every check reliable.',
     correction: def.filmingAdvice });
+  // Last, for a set that leaves nothing else to say (one attempt, filmed from the recommended
+  // angle, no rule passed on a judged rep): SPEC asks for two areas at least.
+  out.push({ ...base, priority: 1, category: 'setup', name: 'Film the whole set',
+    description: 'A whole set, several repetitions recorded from the first to the last, lets each rep be judged against the others.',
+    correction: 'Start recording before the first repetition and stop after the last one.' });
   return out;
 }
 

@@ -16,15 +16,17 @@ export function pullProgress(f: FrameCtx, s: Side): number {
 /**
  * The arm that pulled in this rep, one arm for the whole rep: the side facing the camera (repSide),
  * unless the other arm clearly pulled further (a one-arm row done with the far arm, where the near
- * arm hangs still with its elbow open: that is no short pull). Frame by frame the best-seen arm
- * flips between the near one and the far one, whose elbow the model only guesses.
+ * arm hangs still with its elbow open: that is no short pull). Null when neither seen arm made the
+ * pull the rep was counted on (the far arm pulled, hidden behind the body): not a guess. Frame by
+ * frame the best-seen arm flips between the near one and the far one, whose elbow is guessed.
  */
 export function pullingSide(rep: RepView): Side | null {
   const near = repSide(rep);
   if (!near) return null;
   const far: Side = near === 'left' ? 'right' : 'left';
   const peak = (s: Side) => maxOf(rep.frames.map((f) => pullProgress(f, s)));
-  return peak(far) > peak(near) + 0.3 ? far : near;
+  if (peak(far) > peak(near) + 0.3) return far;
+  return !(peak(near) < rep.peakProgress - 0.3) ? near : null;
 }
 
 /** The elbow of the arm that pulled (pullingSide) on every frame of the rep. */
