@@ -99,9 +99,16 @@ export const bicepCurl: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       check(rep) {
         const full = upperArmLengths(rep);
+        const drift = (f: FrameCtx) => upperArmDrift(f, full);
         // The 90th percentile: a held drift, not one frame where the elbow was misread.
-        const { value, index } = over(rep, (f) => upperArmDrift(f, full), 0.9);
-        if (!Number.isFinite(value)) return undefined;
+        const { value: top, index } = over(rep, drift, 0.9);
+        if (!Number.isFinite(top)) return undefined;
+        // Drifting is the elbow moving during the rep, so it is read from where the upper arm sat
+        // at the rep's start and end: hanging in a standing curl (about 0, as before), but resting
+        // forward on the pad in a preacher curl, or on the thigh in a concentration curl, where an
+        // upper arm held still 40-50 deg forward is the exercise, not a fault.
+        const ends = [...rep.frames.slice(0, 2), ...rep.frames.slice(-2)].map(drift).filter(Number.isFinite);
+        const value = top - (ends.length ? Math.max(0, Math.min(...ends)) : 0);
         // Front-on the angle comes from foreshortening: clean curls read about 15 deg there.
         const limit = rep.view === 'front' ? 32 : 30;
         if (value <= limit) return null;
