@@ -126,3 +126,18 @@ test('a one-arm row done with the far arm is no short pull: the near arm hangs, 
   const seen = buildContext(series(FPS, 2, (t) => project(near(Math.sin((Math.PI * t) / 2)), 90)), FPS);
   assert.equal(row.check({ ...rep, frames: seen }), null);
 });
+
+test('curl elbow drift is the upper arm moving during the rep: one held forward on a preacher pad is not drifting, one swinging forward is', () => {
+  const drift = rule(def('bicep-curl'), 'curl-elbow-drift');
+  const curl = (upper: (u: number) => number) => {
+    const frames = buildContext(series(FPS, 2, (t) => {
+      const u = Math.sin((Math.PI * t) / 2);
+      const arm = { raise: 0, plane: 0, upper: dir(upper(u), 0, 1), fore: dir(upper(u) + 130 * u, 0, 1) };
+      return project(body({ left: arm, right: arm }), 90);
+    }), FPS);
+    return { frames, peak: 10, peakProgress: 1, valid: true, durationS: 2, view: 'side' } satisfies RepView;
+  };
+  assert.equal(drift.check(curl(() => 45)), null, 'preacher curl: upper arm still at 45 deg');
+  assert.equal(drift.check(curl(() => 0)), null, 'standing curl: elbows pinned');
+  assert.ok(drift.check(curl((u) => 50 * u)), 'standing curl: elbows swinging 50 deg forward');
+});
