@@ -163,7 +163,9 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span =
  * diagonal ("rear three-quarter", "behind-side" in the shared labels' notes), and a view nearly
  * square from behind the back. Null (side) when the hips do not spread with the shoulders: a
  * shoulder pair the model guessed apart behind a barbell plate held side-on comes with hips that
- * overlap (0.39 of the shoulders' span where a body's hips read 0.5-0.65 at every angle).
+ * overlap (0.39 of the shoulders' span over the clip, where a body's hips read 0.5-0.65 at every
+ * angle). A thin guard, said plainly: the same clip mirrored reads 0.44-0.51 and is named a
+ * diagonal, and the rear-diagonal barbell row reads 0.42-0.51.
  */
 function rearView(span: number, hips: number): ViewAngle | null {
   if (!(hips <= HIPS_WITH_SHOULDERS * span)) return null;
@@ -172,9 +174,9 @@ function rearView(span: number, hips: number): ViewAngle | null {
 
 /**
  * Least share of the shoulders' span the hips must show for a reversed shoulder line to be read as
- * a body turned away (see signedHipSpan).
+ * a body turned away (see signedHipSpan): a fifth below the least a body shows, for the model's noise.
  */
-const HIPS_WITH_SHOULDERS = 0.45;
+const HIPS_WITH_SHOULDERS = 0.4;
 
 /**
  * Signed span past which a view from behind is nearly square-on (within about 40 deg of straight
