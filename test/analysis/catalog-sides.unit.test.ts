@@ -141,3 +141,12 @@ test('curl elbow drift is the upper arm moving during the rep: one held forward 
   assert.equal(drift.check(curl(() => 0)), null, 'standing curl: elbows pinned');
   assert.ok(drift.check(curl((u) => 50 * u)), 'standing curl: elbows swinging 50 deg forward');
 });
+
+test('a side-on face pull reads the elbow facing the camera, not the lower of the two (the far one is a guess)', () => {
+  const low = rule(def('face-pull'), 'face-pull-elbows-low');
+  // Elbows high at the end of the pull; the hidden far arm guessed hanging.
+  const pull = (u: number) => body(both({ raise: 90, plane: 90 * u, bend: 100 * u }));
+  const flipped = sideRep(pull, () => body(), () => true), steady = sideRep(pull, () => body(), () => false);
+  assert.equal(low.check(flipped), null);
+  assert.deepEqual(low.check(flipped), low.check(steady));
+});

@@ -3,7 +3,7 @@
 // (hand distance from the shoulder with depth, blended with the elbow bend): from behind, where it
 // is often filmed, the arms reach away from the camera and only the depth shows their length.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { extreme, graded, round, torsoLean, upright } from './common.js';
+import { extreme, graded, repSide, round, sideOn, torsoLean, upright } from './common.js';
 import { dropBelowShoulder, maxOf } from './body.js';
 import { pullProgress } from './bent-over-row.js';
 import { elbowFlare, meanFinite } from './reach.js';
@@ -41,7 +41,10 @@ export const facePull: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       check(rep) {
         const p = rep.peak;
-        const v = elbowDrop(rep.frames[p]!);
+        // Side-on the far elbow is hidden behind the body and only guessed: the lower of the two
+        // elbows would often be that guess, so a side-on rep reads the elbow facing the camera.
+        const side = sideOn(rep) ? repSide(rep) : null;
+        const v = side ? dropBelowShoulder(rep.frames[p]!, side, 'elbow') : elbowDrop(rep.frames[p]!);
         if (!Number.isFinite(v)) return undefined;
         // Elbows more than a fifth of an arm below the shoulders at the end of the pull.
         if (v <= 0.2) return null;
