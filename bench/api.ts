@@ -11,11 +11,17 @@
 //     submit, back to back, vs raw SQLite appends of the same rows in the same three commits with
 //     the same pragmas (support/raw-appends.ts), from one connection and from as many processes as
 //     clients, the better of the two taken as the baseline.
-//  3. The same submissions with EVENT_STORE=postgres (a throwaway local server the bench starts,
+//  3. Submit only (issue 22's measure, support/submit-only.ts): spots minted and uploaded before the
+//     clock, then POST /v1/jobs alone from autocannon at BENCH_SUBMIT_CONNECTIONS (1,8,32), of one
+//     partner and spread over BENCH_SUBMIT_KEYS (8), BENCH_SUBMIT_JOBS (600) per case, against raw
+//     appends of the same rows (SpotClaimed + JobQueued and their hash rows, one transaction per
+//     job, synchronous=FULL) from as many processes as connections, and a bare HTTP server doing
+//     those appends driven by the same client.
+//  4. The same submissions with EVENT_STORE=postgres (a throwaway local server the bench starts,
 //     test/support/postgres.ts) vs raw PostgreSQL INSERTs of the same events in the same
 //     transactions from as many clients; skipped, saying why, without PostgreSQL binaries.
 // Env: BENCH_SECONDS (per run, 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (1,10,64), BENCH_SUBMITTERS (8),
-// BENCH_PARTS (reads,submissions,postgres: the parts to run).
+// BENCH_PARTS (reads,submissions,submit,postgres: the parts to run).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,12 +34,13 @@ import pg from 'pg';
 import { load } from './support/load.js';
 import { NO_POSTGRES, startPostgres } from '../test/support/postgres.js';
 import { shortClip } from './support/clip.js';
+import { submitOnly } from './support/submit-only.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,64').split(',').map(Number);
 const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 8);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,submissions,postgres').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,submissions,submit,postgres').split(','));
 const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
 const env = { DATA_DIR: dir, SPOTS_PER_WINDOW: '1000000', UNCLAIMED_BYTES_CAP: '1000000000000' };
 
@@ -45,7 +52,7 @@ async function rawAppends(prefix: string): Promise<{ alone: number; concurrent: 
   const script = join(repoRoot, 'bench/support/raw-appends.ts');
   const once = (file: string, client: number, startAt: number) =>
     new Promise<number>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', script, file, String(SECONDS), String(client), String(startAt)], { cwd: repoRoot }, (err, stdout) =>
+      execFile(process.execPath, ['--import', 'tsx', script, file, String(SECONDS), String(client), String(startAt), 'flow'], { cwd: repoRoot }, (err, stdout) =>
         err ? reject(err) : resolve(Number(stdout.trim()))),
     );
   // Processes start in about a second here; every client begins at the same instant after that.
@@ -133,10 +140,22 @@ try {
   // --- 2. submissions ---------------------------------------------------------------------------
   // SUBMITTERS clients of one partner (one key) at once, each mint + PUT + submit back to back.
   const subs = PARTS.has('submissions') ? await load(SECONDS, SUBMITTERS, async () => (await submit(svc.base), true)) : undefined;
+  // --- 3. submit only -----------------------------------------------------------------------------
+  const submitCases = PARTS.has('submit')
+    ? await submitOnly({
+      base: svc.base,
+      env,
+      dir,
+      connections: (process.env.BENCH_SUBMIT_CONNECTIONS ?? '1,8,32').split(',').map(Number),
+      keys: [1, Number(process.env.BENCH_SUBMIT_KEYS ?? 8)],
+      jobs: Number(process.env.BENCH_SUBMIT_JOBS ?? 600),
+      seconds: SECONDS,
+    })
+    : [];
   await stop(svc.child);
   const rawSqlite = subs && (await rawAppends(join(dir, 'raw')));
 
-  // --- 3. submissions on PostgreSQL -------------------------------------------------------------
+  // --- 4. submissions on PostgreSQL -------------------------------------------------------------
   const onPostgres = NO_POSTGRES || !PARTS.has('postgres') ? undefined : await (async () => {
     const server = await startPostgres();
     try {
@@ -199,6 +218,15 @@ try {
     console.log(`    WAL + synchronous=FULL, one connection                      ${f(rawSqlite.alone).padStart(8)}`);
     console.log(`    the same from ${SUBMITTERS} connections (processes) at once${' '.repeat(Math.max(0, 17 - String(SUBMITTERS).length))}${f(rawSqlite.concurrent).padStart(8)}`);
     console.log(`  ratio service / the better raw figure ${(subs.perSecond / rawBest).toFixed(2)} (aim >= 0.5)\n`);
+  }
+  if (submitCases.length > 0) {
+    console.log(`Submit only: POST /v1/jobs of spots minted and uploaded before the clock, autocannon, jobs per second`);
+    console.log('  keys  conns   service  p99 ms  errors   bare HTTP + raw append   raw appends (processes)   ratio service/raw');
+    for (const c of submitCases) {
+      console.log(`  ${String(c.keys).padStart(4)}  ${String(c.connections).padStart(5)}  ${f(c.service).padStart(8)}  ${f(c.p99Ms).padStart(6)}  ${String(c.errors).padStart(6)}   ${f(c.bareHttp).padStart(22)}   ${f(c.raw).padStart(23)}   ${(c.service / c.raw).toFixed(2)}${c.service / c.raw < 0.5 ? '  (aim >= 0.5)' : ''}`);
+    }
+    const ahead = submitCases.filter((c) => c.bareHttp > c.service).length;
+    console.log(`  the client drove the bare HTTP appends faster than the service in ${ahead} of ${submitCases.length} cases\n`);
   }
   if (!onPostgres) console.log(`Submissions on PostgreSQL: skipped (${NO_POSTGRES ?? 'not in BENCH_PARTS'})`);
   else {

@@ -6,6 +6,14 @@ declare module 'autocannon' {
     duration?: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    /** Stop after this many requests (instead of `duration`). */
+    amount?: number;
+    requests?: { method?: string; setupRequest?: (req: Request) => Request }[];
+  }
+  interface Request {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Histogram {
     average: number;

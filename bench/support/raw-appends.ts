@@ -1,31 +1,40 @@
-// The raw-append baseline of bench:api's submissions: the rows one submission writes to the ledger
-// (SpotMinted; SpotUploaded; SpotClaimed + JobQueued), in the three transactions the three partner
-// requests need (each answered only once its rows are durable, so each is its own commit), into the
-// service's own events table (same columns, same UNIQUE index) with the service's pragmas (WAL,
-// synchronous=FULL). No HTTP, no hashing, no projection, no video bytes, no JSON canonicalization.
+// The raw-append baseline of bench:api's submissions: the ledger rows a submission writes, with
+// their hash-chain rows, in the service's own tables (same columns, same UNIQUE index, the same
+// batch writer: events/store/sqlite-batch.ts) with the service's pragmas (WAL, synchronous=FULL).
+// No HTTP, no command handling, no projection, no video bytes. Two shapes:
+//   flow    mint + upload + submit as three partner requests need them: SpotMinted; SpotUploaded;
+//           SpotClaimed + JobQueued, three transactions (each request answered once its rows are
+//           durable, so each is its own commit, as a plain server would do it).
+//   submit  POST /v1/jobs alone, as issue 22 measured it: SpotClaimed + JobQueued in one
+//           transaction per job.
 //
-// Run as `node raw-appends.ts FILE SECONDS CLIENT START_AT`: one client, one connection, its own
-// stream, transactions back to back from START_AT (epoch ms, so that every client runs over the same
-// window) for SECONDS; prints the submissions it completed. bench/api.ts starts one such
-// process per concurrent client (SQLite serializes the writers, as it would a plain server's), and
-// also one alone, and takes whichever did more as the baseline.
-import Database from 'better-sqlite3';
+// Run as `node raw-appends.ts FILE SECONDS CLIENT START_AT [flow|submit]`: one client, one
+// connection, its own stream, transactions back to back from START_AT (epoch ms, so that every
+// client runs over the same window) for SECONDS; prints the jobs it completed. bench/api.ts starts
+// one such process per concurrent client (SQLite serializes the writers, as it would a plain
+// server's).
+import { batchWriter } from '../../src/events/store/sqlite-batch.js';
+import { CHAIN_DDL } from '../../src/events/store/sqlite-chain.js';
+import { EVENTS_DDL, openSqlite } from '../../src/events/store/sqlite.js';
+import { canonicalJson } from '../../src/events/chain.js';
 
-const [file, seconds, client, startAt] = process.argv.slice(2);
-const db = new Database(file!, { timeout: 60_000 });
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.exec(`CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL, type TEXT NOT NULL,
-  schema_version INTEGER NOT NULL, data TEXT NOT NULL, recorded_at TEXT NOT NULL, UNIQUE (stream, revision))`);
-const insert = db.prepare('INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, 3, ?, ?)');
-const txn = db.transaction((rows: [string, string][]) => {
-  const at = new Date().toISOString();
-  for (const [type, data] of rows) insert.run(stream, revision++, type, data, at);
-}).immediate;
+const [file, seconds, client, startAt, shape = 'flow'] = process.argv.slice(2);
+const db = openSqlite(file!, 60_000);
+db.exec(EVENTS_DDL + CHAIN_DDL);
+// Sealed, as the service's ledger is from its first start (sqlite-chain.ts): every append is hashed.
+db.exec('INSERT OR REPLACE INTO chain_state (id, sealed) VALUES (1, 1)');
+const write = batchWriter(db);
 
 const stream = `ledger-key_raw_${client}`;
-let revision = 0;
+let revision = -1;
+/** One transaction of these events at the stream's head. */
+const txn = (events: { type: string; data: object }[]) => {
+  const at = new Date().toISOString();
+  const [r] = write([{ stream, expected: revision, events: events.map((e) => ({ type: e.type, data: canonicalJson(e.data) })) }], at);
+  if (!r || 'conflict' in r) throw new Error(`raw append refused at ${revision}`);
+  revision = r.nextRevision;
+};
+
 let done = 0;
 const wait = Number(startAt ?? 0) - Date.now();
 if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
@@ -34,11 +43,13 @@ while (performance.now() < end) {
   const at = new Date().toISOString();
   const handle = `up_${client}_${done}`;
   const jobId = `00000000-0000-4000-8000-${String(done).padStart(12, '0')}`;
-  txn([['SpotMinted', JSON.stringify({ at, expiresAt: at, handle })]]);
-  txn([['SpotUploaded', JSON.stringify({ at, handle, size: 412_345 })]]);
+  if (shape === 'flow') {
+    txn([{ type: 'SpotMinted', data: { at, expiresAt: at, handle } }]);
+    txn([{ type: 'SpotUploaded', data: { at, handle, size: 412_345 } }]);
+  }
   txn([
-    ['SpotClaimed', JSON.stringify({ at, exerciseId: 'squat', handle, jobId, size: 412_345 })],
-    ['JobQueued', JSON.stringify({ at, exerciseId: 'squat', handle, jobId })],
+    { type: 'SpotClaimed', data: { at, exerciseId: 'squat', handle, jobId, size: 412_345 } },
+    { type: 'JobQueued', data: { at, exerciseId: 'squat', handle, jobId } },
   ]);
   done++;
 }

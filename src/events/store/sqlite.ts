@@ -12,7 +12,8 @@ import { canonicalJson, type CheckItem } from '../chain.js';
 import { batchWriter, type BatchEntry, type BatchResult, type BatchWriter } from './sqlite-batch.js';
 import type { WriteReply, WriteRequest, WriterData } from './sqlite-writer-thread.js';
 
-const DDL = `
+/** The events table (the hash chain's tables are sqlite-chain.ts's CHAIN_DDL). */
+export const EVENTS_DDL = `
 CREATE TABLE IF NOT EXISTS events (
   position       INTEGER PRIMARY KEY AUTOINCREMENT,
   stream         TEXT    NOT NULL,
@@ -153,7 +154,7 @@ export class SqliteEventStore implements EventStore {
   constructor(path: string, opts: SqliteStoreOptions = {}) {
     this.clock = opts.clock ?? (() => new Date());
     this.db = guard(() => openSqlite(path, opts.busyTimeoutMs));
-    guard(() => this.db.exec(DDL + CHAIN_DDL));
+    guard(() => this.db.exec(EVENTS_DDL + CHAIN_DDL));
     this.chain = new ChainWriter(this.db);
     this.head = this.db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
     this.byStreamPage = this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?');

@@ -1,0 +1,110 @@
+// bench:api's submit-only part (issue 22 measured submissions this way): spots minted and uploaded
+// before the clock, then only POST /v1/jobs, driven by autocannon at each concurrency, of one
+// partner or spread over several; against raw appends of the same rows (raw-appends.ts, shape
+// `submit`: one transaction per job) from as many processes as connections, and against a bare
+// HTTP server doing those appends (append-server.ts) driven by the same client: that one going
+// faster than the service shows the client is not what limits the service's figure.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { admin, freePort, repoRoot } from '../../test/support/processes.js';
+import { start, stop } from './service.js';
+
+export interface SubmitCase {
+  connections: number;
+  keys: number;
+  service: number;
+  bareHttp: number;
+  raw: number;
+  p99Ms: number;
+  errors: number;
+}
+
+const BODY = new Uint8Array(1024);
+
+interface Spot {
+  auth: string;
+  handle: string;
+}
+
+/** Mints and uploads `n` spots, round-robin over the keys, 8 at a time; returns them in that order. */
+async function prefill(base: string, auths: string[], n: number): Promise<Spot[]> {
+  const spots: Spot[] = new Array(n);
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let i = next++; i < n; i = next++) {
+      const auth = auths[i % auths.length]!;
+      const res = await fetch(`${base}/v1/uploads`, { method: 'POST', headers: { authorization: auth } });
+      if (res.status !== 201) throw new Error(`mint: ${res.status} ${await res.text()}`);
+      const spot = await res.json();
+      const put = await fetch(spot.upload_url, { method: 'PUT', body: BODY, headers: { 'content-type': 'video/mp4' } });
+      if (put.status >= 300) throw new Error(`upload: ${put.status}`);
+      await put.arrayBuffer();
+      spots[i] = { auth, handle: spot.handle };
+    }
+  }));
+  return spots;
+}
+
+/** POSTs one job per spot, `connections` at a time; jobs per second and the p99 (ms). */
+async function drive(url: string, connections: number, spots: Spot[]) {
+  let i = 0;
+  const t0 = performance.now();
+  const r = await autocannon({
+    url,
+    connections,
+    amount: spots.length,
+    requests: [{
+      method: 'POST',
+      setupRequest: (req) => {
+        const s = spots[i++ % spots.length]!;
+        return { ...req, headers: { ...req.headers, authorization: s.auth, 'content-type': 'application/json' }, body: JSON.stringify({ upload_handle: s.handle, exercise_id: 'squat' }) };
+      },
+    }],
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  return { perSecond: r['2xx'] / seconds, p99Ms: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+}
+
+/** Raw appends of the submit shape from `clients` processes at once over `seconds`: jobs per second. */
+async function rawAppends(file: string, clients: number, seconds: number): Promise<number> {
+  const script = join(repoRoot, 'bench/support/raw-appends.ts');
+  // Processes start in about a second here; every client begins at the same instant after that.
+  const startAt = Date.now() + 3_000 + 200 * clients;
+  const counts = await Promise.all(Array.from({ length: clients }, (_, c) =>
+    new Promise<number>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', script, file, String(seconds), String(c), String(startAt), 'submit'], { cwd: repoRoot }, (err, stdout) =>
+        err ? reject(err) : resolve(Number(stdout.trim()))),
+    )));
+  return counts.reduce((a, b) => a + b, 0) / seconds;
+}
+
+export async function submitOnly(opts: {
+  base: string;
+  env: Record<string, string>;
+  dir: string;
+  connections: number[];
+  keys: number[];
+  jobs: number;
+  seconds: number;
+}): Promise<SubmitCase[]> {
+  const out: SubmitCase[] = [];
+  const port = await freePort();
+  const bare = await start(['--import', 'tsx', join(repoRoot, 'bench/support/append-server.ts'), join(opts.dir, 'bare-appends.db'), String(port)], {}, port);
+  try {
+    for (const keys of opts.keys) {
+      for (const connections of opts.connections) {
+        // Fresh keys per case: the partner's state holds only this case's spots and jobs.
+        const auths = Array.from({ length: keys }, () => `Bearer ${admin(opts.env, 'keys', 'create', '--partner-name', 'Bench').json().api_key}`);
+        const spots = await prefill(opts.base, auths, opts.jobs);
+        const service = await drive(`${opts.base}/v1/jobs`, connections, spots);
+        const bareHttp = await drive(`http://127.0.0.1:${port}/v1/jobs`, connections, spots);
+        const raw = await rawAppends(join(opts.dir, `raw-submit-${keys}-${connections}.db`), connections, opts.seconds);
+        out.push({ connections, keys, service: service.perSecond, bareHttp: bareHttp.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors });
+      }
+    }
+  } finally {
+    await stop(bare);
+  }
+  return out;
+}
