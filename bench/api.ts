@@ -232,6 +232,7 @@ try {
   else {
     console.log(`Submissions on PostgreSQL (EVENT_STORE=postgres, local server), ${SUBMITTERS} concurrent   per second`);
     console.log(`  service                                                  ${f(onPostgres.service.perSecond).padStart(8)}   (${onPostgres.service.errors} errors)`);
+    for (const [what, n] of Object.entries(onPostgres.service.failures)) console.log(`    ${n} x ${what}`);
     console.log(`  raw PostgreSQL INSERTs of the same events, ${SUBMITTERS} clients     ${f(onPostgres.raw).padStart(8)}`);
     console.log(`  ratio ${(onPostgres.service.perSecond / onPostgres.raw).toFixed(2)}; service on PostgreSQL / on SQLite ${subs ? (onPostgres.service.perSecond / subs.perSecond).toFixed(2) : '-'}`);
   }

@@ -27,17 +27,26 @@ interface Spot {
   handle: string;
 }
 
+/** fetch, once more when a kept-alive socket was closed under it (the servers' idle timeout). */
+async function fetchRetried(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
 /** Mints and uploads `n` spots, round-robin over the keys, 8 at a time; returns them in that order. */
-async function prefill(base: string, auths: string[], n: number): Promise<Spot[]> {
+export async function prefill(base: string, auths: string[], n: number): Promise<Spot[]> {
   const spots: Spot[] = new Array(n);
   let next = 0;
   await Promise.all(Array.from({ length: 8 }, async () => {
     for (let i = next++; i < n; i = next++) {
       const auth = auths[i % auths.length]!;
-      const res = await fetch(`${base}/v1/uploads`, { method: 'POST', headers: { authorization: auth } });
+      const res = await fetchRetried(`${base}/v1/uploads`, { method: 'POST', headers: { authorization: auth } });
       if (res.status !== 201) throw new Error(`mint: ${res.status} ${await res.text()}`);
       const spot = await res.json();
-      const put = await fetch(spot.upload_url, { method: 'PUT', body: BODY, headers: { 'content-type': 'video/mp4' } });
+      const put = await fetchRetried(spot.upload_url, { method: 'PUT', body: BODY, headers: { 'content-type': 'video/mp4' } });
       if (put.status >= 300) throw new Error(`upload: ${put.status}`);
       await put.arrayBuffer();
       spots[i] = { auth, handle: spot.handle };
@@ -47,7 +56,7 @@ async function prefill(base: string, auths: string[], n: number): Promise<Spot[]
 }
 
 /** POSTs one job per spot, `connections` at a time; jobs per second and the p99 (ms). */
-async function drive(url: string, connections: number, spots: Spot[]) {
+export async function drive(url: string, connections: number, spots: Spot[]) {
   let i = 0;
   const t0 = performance.now();
   const r = await autocannon({
@@ -97,6 +106,7 @@ export async function submitOnly(opts: {
         // Fresh keys per case: the partner's state holds only this case's spots and jobs.
         const auths = Array.from({ length: keys }, () => `Bearer ${admin(opts.env, 'keys', 'create', '--partner-name', 'Bench').json().api_key}`);
         const spots = await prefill(opts.base, auths, opts.jobs);
+        process.stderr.write(`submit only: ${keys} keys, ${connections} connections: ${spots.length} spots ready\n`);
         const service = await drive(`${opts.base}/v1/jobs`, connections, spots);
         const bareHttp = await drive(`http://127.0.0.1:${port}/v1/jobs`, connections, spots);
         const raw = await rawAppends(join(opts.dir, `raw-submit-${keys}-${connections}.db`), connections, opts.seconds);

@@ -47,7 +47,7 @@ export async function mintSpot(svc: Service, keyId: string) {
   const now = svc.clock();
   const { state } = await svc.ledger.load(keyId);
   // Sizes of live spots whose upload is not recorded yet (an S3 PUT leaves no trace in the ledger).
-  const pending = Object.entries(state.spots).filter(([, s]) => s.size === 0 && Date.parse(s.expiresAt) > now.getTime());
+  const pending = state.spots.entries().filter(([, s]) => s.size === 0 && Date.parse(s.expiresAt) > now.getTime());
   const sizes = await fromStorage(() => Promise.all(pending.map(([handle]) => svc.storage.stat(handle))));
   const observed = Object.fromEntries(pending.map(([handle], i) => [handle, sizes[i]!] as const).filter(([, size]) => size > 0));
 

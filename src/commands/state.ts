@@ -2,6 +2,7 @@
 // key with a million jobs still decides in microseconds. Spots and jobs leave it when they reach a
 // terminal state; the read models keep them for lookups (commands/lookup.ts).
 import { deliveryIdOf, webhookEventOf, type KeyStatus, type LedgerEvent, type WebhookEventType } from '../events/ledger.js';
+import { PMap } from './persistent-map.js';
 
 export interface LiveSpot {
   expiresAt: string;
@@ -54,14 +55,15 @@ export interface KeyState {
   used: number;
   /** Units held by live jobs: queued + processing. */
   held: number;
-  spots: Readonly<Record<string, LiveSpot>>;
-  jobs: Readonly<Record<string, LiveJob>>;
+  /** Persistent maps (persistent-map.ts): a change costs O(1) however many spots and jobs are live. */
+  spots: PMap<LiveSpot>;
+  jobs: PMap<LiveJob>;
   /**
    * Ended jobs whose video is still stored, by job id: the retention sweep purges them once
    * (VideoPurged) and this is what makes a second sweeper's purge a no-op. Bounded by the jobs
    * that ended within VIDEO_RETENTION_HOURS.
    */
-  kept: Readonly<Record<string, KeptVideo>>;
+  kept: PMap<KeptVideo>;
   /** Mint times (epoch ms) inside MAX_WINDOW_SECONDS of the latest mint, oldest first, for the rolling window. */
   recentMints: readonly number[];
   /** Registered webhook endpoints (removed ones leave). */
@@ -81,24 +83,28 @@ export const initialState = (): KeyState => ({
   limit: null,
   used: 0,
   held: 0,
-  spots: {},
-  jobs: {},
-  kept: {},
+  spots: PMap.empty(),
+  jobs: PMap.empty(),
+  kept: PMap.empty(),
   recentMints: [],
   endpoints: {},
   deliveries: {},
 });
 
+/** A state back from its JSON form (JSON.stringify writes the persistent maps as plain objects): a snapshot to fold on from. */
+export function stateFromJson(json: unknown): KeyState {
+  const s = json as Omit<KeyState, 'spots' | 'jobs' | 'kept'> & Record<'spots' | 'jobs' | 'kept', Record<string, never>>;
+  return { ...s, spots: PMap.of(Object.entries(s.spots)), jobs: PMap.of(Object.entries(s.jobs)), kept: PMap.of(Object.entries(s.kept)) };
+}
+
 export function remaining(state: Pick<KeyState, 'limit' | 'used' | 'held'>): number | null {
   return state.limit === null ? null : Math.max(0, state.limit - state.used - state.held);
 }
 
-// Spots and jobs are keyed by caller-supplied strings: read only own keys, so a handle such as
-// "constructor" never finds Object.prototype's members.
-export const spotOf = (state: Pick<KeyState, 'spots'>, handle: string): LiveSpot | undefined =>
-  Object.hasOwn(state.spots, handle) ? state.spots[handle] : undefined;
-export const jobOf = (state: Pick<KeyState, 'jobs'>, jobId: string): LiveJob | undefined =>
-  Object.hasOwn(state.jobs, jobId) ? state.jobs[jobId] : undefined;
+export const spotOf = (state: Pick<KeyState, 'spots'>, handle: string): LiveSpot | undefined => state.spots.get(handle);
+export const jobOf = (state: Pick<KeyState, 'jobs'>, jobId: string): LiveJob | undefined => state.jobs.get(jobId);
+// Endpoints and deliveries are keyed by caller-supplied strings too: read only own keys, so an id
+// such as "constructor" never finds Object.prototype's members.
 export const endpointOf = (state: Pick<KeyState, 'endpoints'>, endpointId: string): LiveEndpoint | undefined =>
   Object.hasOwn(state.endpoints, endpointId) ? state.endpoints[endpointId] : undefined;
 export const deliveryOf = (state: Pick<KeyState, 'deliveries'>, deliveryId: string): LiveDelivery | undefined =>
@@ -123,46 +129,23 @@ function updateDelivery(state: KeyState, deliveryId: string, change: (d: LiveDel
   return { ...state, deliveries: next ? { ...state.deliveries, [deliveryId]: next } : without(state.deliveries, deliveryId) };
 }
 
-export const keptOf = (state: Pick<KeyState, 'kept'>, jobId: string): KeptVideo | undefined =>
-  Object.hasOwn(state.kept, jobId) ? state.kept[jobId] : undefined;
+export const keptOf = (state: Pick<KeyState, 'kept'>, jobId: string): KeptVideo | undefined => state.kept.get(jobId);
 
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record;
   return rest;
 }
 
-// Copying a record per event made folding a key's history quadratic in its live jobs (5,000 queued
-// jobs: seconds on the event loop the first time a worker loaded the key). Within one fold(), a
-// record this fold already copied belongs to no one else, so later events change it in place: each
-// record is copied at most once per fold. A state passed in is never changed (evolve() alone, or a
-// record not yet copied, copies as before).
+// Within one fold(), the recentMints array this fold already copied belongs to no one else, so
+// later mints change it in place: copying it per mint made a day of mints quadratic. A state passed
+// in is never changed (evolve() alone copies as before).
 let owned: WeakSet<object> | undefined;
-
-function put<T>(record: Readonly<Record<string, T>>, key: string, value: T): Record<string, T> {
-  if (owned?.has(record)) {
-    (record as Record<string, T>)[key] = value;
-    return record as Record<string, T>;
-  }
-  const copy = { ...record, [key]: value };
-  owned?.add(copy);
-  return copy;
-}
-
-function drop<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
-  if (owned?.has(record)) {
-    delete (record as Record<string, T>)[key];
-    return record as Record<string, T>;
-  }
-  const copy = without(record, key);
-  owned?.add(copy);
-  return copy;
-}
 
 function finishJob(state: KeyState, jobId: string, ranEngine: boolean, endedAt: string): KeyState {
   const job = jobOf(state, jobId);
   if (!job) return state;
-  const kept = put(state.kept, jobId, { handle: job.handle, endedAt });
-  return { ...state, jobs: drop(state.jobs, jobId), kept, held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
+  const kept = state.kept.set(jobId, { handle: job.handle, endedAt });
+  return { ...state, jobs: state.jobs.delete(jobId), kept, held: state.held - 1, used: state.used + (ranEngine ? 1 : 0) };
 }
 
 export function evolve(state: KeyState, event: LedgerEvent): KeyState {
@@ -186,43 +169,42 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
       const horizon = t - MAX_WINDOW_SECONDS * 1000;
       let drop = 0;
       while (drop < state.recentMints.length && state.recentMints[drop]! <= horizon) drop++;
-      // Within a fold, the array this fold copied is changed in place (see `owned`): copying it per
-      // mint made a day of mints quadratic.
+      // Within a fold, the array this fold copied is changed in place (see `owned`).
       const recentMints = owned?.has(state.recentMints) ? (state.recentMints as number[]) : [...state.recentMints];
       owned?.add(recentMints);
       if (drop > 0) recentMints.splice(0, drop);
       recentMints.push(t);
-      return { ...state, spots: put(state.spots, handle, { expiresAt, size: 0 }), recentMints };
+      return { ...state, spots: state.spots.set(handle, { expiresAt, size: 0 }), recentMints };
     }
     case 'SpotUploaded': {
       const spot = spotOf(state, event.data.handle);
       if (!spot) return state;
-      return { ...state, spots: put(state.spots, event.data.handle, { ...spot, size: event.data.size }) };
+      return { ...state, spots: state.spots.set(event.data.handle, { ...spot, size: event.data.size }) };
     }
     case 'SpotExpired':
     case 'SpotClaimed':
-      return { ...state, spots: drop(state.spots, event.data.handle) };
+      return spotOf(state, event.data.handle) ? { ...state, spots: state.spots.delete(event.data.handle) } : state;
     case 'JobQueued': {
       const { jobId, handle, exerciseId } = event.data;
-      return { ...state, held: state.held + 1, jobs: put(state.jobs, jobId, { handle, exerciseId, status: 'queued', attempt: 0 }) };
+      return { ...state, held: state.held + 1, jobs: state.jobs.set(jobId, { handle, exerciseId, status: 'queued', attempt: 0 }) };
     }
     case 'JobStarted': {
       const job = jobOf(state, event.data.jobId);
       if (!job) return state;
       const { worker, attempt, leaseUntil } = event.data;
-      return { ...state, jobs: put(state.jobs, event.data.jobId, { ...job, status: 'processing', worker, attempt, leaseUntil }) };
+      return { ...state, jobs: state.jobs.set(event.data.jobId, { ...job, status: 'processing', worker, attempt, leaseUntil }) };
     }
     case 'JobLeaseExtended': {
       const job = jobOf(state, event.data.jobId);
       if (!job) return state;
-      return { ...state, jobs: put(state.jobs, event.data.jobId, { ...job, leaseUntil: event.data.leaseUntil }) };
+      return { ...state, jobs: state.jobs.set(event.data.jobId, { ...job, leaseUntil: event.data.leaseUntil }) };
     }
     case 'JobLeaseReleased': {
       const job = jobOf(state, event.data.jobId);
       if (job?.status !== 'processing' || job.worker !== event.data.worker) return state;
       // The lease ends now and names no worker: the old one can no longer extend or finish it.
       const { worker: _gone, ...rest } = job;
-      return { ...state, jobs: put(state.jobs, event.data.jobId, { ...rest, leaseUntil: event.data.at, released: (job.released ?? 0) + 1 }) };
+      return { ...state, jobs: state.jobs.set(event.data.jobId, { ...rest, leaseUntil: event.data.at, released: (job.released ?? 0) + 1 }) };
     }
     case 'JobCompleted':
     case 'JobFailed':
@@ -262,7 +244,7 @@ export function evolve(state: KeyState, event: LedgerEvent): KeyState {
     case 'IdempotentRequestReleased':
       return state; // never in a ledger stream (their own streams), listed for exhaustiveness
     case 'VideoPurged':
-      return keptOf(state, event.data.jobId) ? { ...state, kept: drop(state.kept, event.data.jobId) } : state;
+      return keptOf(state, event.data.jobId) ? { ...state, kept: state.kept.delete(event.data.jobId) } : state;
     default: {
       const exhaustive: never = event;
       return exhaustive;

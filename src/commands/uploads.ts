@@ -27,7 +27,7 @@ const isLive = (expiresAt: string, now: string) => Date.parse(expiresAt) > Date.
 /** Bytes sitting in live, unclaimed spots, counting fresh observations over recorded sizes. */
 export function unclaimedBytes(state: KeyState, now: string, observed: Readonly<Record<string, number>> = {}): number {
   let total = 0;
-  for (const [handle, spot] of Object.entries(state.spots)) {
+  for (const [handle, spot] of state.spots.entries()) {
     if (isLive(spot.expiresAt, now)) total += observed[handle] ?? spot.size;
   }
   return total;
@@ -58,7 +58,7 @@ export function spotWindow(state: KeyState, now: string, limits: Pick<SpotLimits
 
 /** Seconds until the earliest live spot holding unclaimed bytes expires (its bytes stop counting). */
 function untilBytesFree(state: KeyState, now: string, observed: Readonly<Record<string, number>>): number {
-  const expiries = Object.entries(state.spots)
+  const expiries = state.spots.entries()
     .filter(([handle, spot]) => isLive(spot.expiresAt, now) && (observed[handle] ?? spot.size) > 0)
     .map(([, spot]) => Date.parse(spot.expiresAt));
   return expiries.length === 0 ? 1 : (Math.min(...expiries) - Date.parse(now)) / 1000;

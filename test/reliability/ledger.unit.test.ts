@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { DomainError, OperatorError } from '../../src/commands/errors.js';
 import { decideJob, needsBytes, GENERIC_FAILURE, type PastSpot } from '../../src/commands/jobs.js';
 import { decideKey } from '../../src/commands/keys.js';
-import { evolve, fold, initialState, remaining, type KeyState } from '../../src/commands/state.js';
+import { evolve, fold, initialState, remaining, stateFromJson, type KeyState } from '../../src/commands/state.js';
 import { decideUpload } from '../../src/commands/uploads.js';
 import type { LedgerEvent } from '../../src/events/ledger.js';
 import { applyBatch, openReadModels } from '../../src/projections/runner.js';
@@ -198,7 +198,7 @@ function execute(state: KeyState, m: Model, cmd: Cmd, handles: string[], jobIds:
       const exerciseId = cmd.k === 'submit' ? EXERCISES[cmd.ex]! : 'squat';
       const spot = m.spots.get(handle);
       // What the read models would say of a spot no longer in the decision state.
-      const past: PastSpot | undefined = state.spots[handle] || !spot
+      const past: PastSpot | undefined = state.spots.has(handle) || !spot
         ? undefined
         : spot.claimedBy ? { state: 'claimed', jobId: spot.claimedBy.jobId, exerciseId: spot.claimedBy.ex } : { state: 'expired' };
       const size = needsBytes(state, handle, now) ? (spot?.bytes ?? 0) : 0;
@@ -286,9 +286,9 @@ function checkInvariants(state: KeyState, m: Model) {
   assert.equal(state.used, used, 'used = completed + failed');
   assert.equal(state.held, held, 'held = queued + processing');
   assert.equal(remaining(state), m.limit === null ? null : Math.max(0, m.limit - used - held), 'remaining = max(0, limit - used - held), null when uncapped');
-  assert.equal(Object.keys(state.jobs).length, held, 'the decision state holds exactly the live jobs');
-  for (const [jobId, j] of Object.entries(state.jobs)) assert.equal(j.status, m.jobs.get(jobId)?.status, `job ${jobId} status`);
-  for (const handle of Object.keys(state.spots)) assert.equal(m.spots.get(handle)?.claimedBy, undefined, 'a claimed spot left the decision state');
+  assert.equal(state.jobs.size, held, 'the decision state holds exactly the live jobs');
+  for (const [jobId, j] of state.jobs.entries()) assert.equal(j.status, m.jobs.get(jobId)?.status, `job ${jobId} status`);
+  for (const handle of state.spots.keys()) assert.equal(m.spots.get(handle)?.claimedBy, undefined, 'a claimed spot left the decision state');
 }
 
 function runSequence(limit: number | null, cmds: Cmd[]) {
@@ -353,11 +353,13 @@ test('folding the events twice, or from any snapshot, gives the same state (DESI
   fc.assert(
     fc.property(sequences, ([limit, cmds]) => {
       const { log, state } = runSequence(limit, cmds);
-      assert.deepEqual(fold(log), state, 'a fresh fold equals the incremental state');
-      assert.deepEqual(fold(log), fold(log), 'folding twice gives the same state');
+      // Compared as JSON: the persistent maps' inner layout depends on how a version was reached.
+      const plain = (s: KeyState) => JSON.parse(JSON.stringify(s));
+      assert.deepEqual(plain(fold(log)), plain(state), 'a fresh fold equals the incremental state');
+      assert.deepEqual(plain(fold(log)), plain(fold(log)), 'folding twice gives the same state');
       for (let cut = 0; cut <= log.length; cut++) {
-        const snapshot = JSON.parse(JSON.stringify(fold(log.slice(0, cut)))) as KeyState;
-        assert.deepEqual(fold(log.slice(cut), snapshot), state, `fold from the snapshot at ${cut}`);
+        const snapshot = stateFromJson(plain(fold(log.slice(0, cut))));
+        assert.deepEqual(plain(fold(log.slice(cut), snapshot)), plain(state), `fold from the snapshot at ${cut}`);
       }
       counts.add({ sequences: 1, steps: cmds.length });
     }),
