@@ -43,11 +43,28 @@ export async function fromStorage<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Storage reads one mint makes at most (issue 22: a stat per pending spot made a key's mint cost
+ * grow with its live spots). Bytes found are recorded by the mint (SpotUploaded), so the spots not
+ * yet seen shrink by up to this many per mint; the disk host records every upload before it
+ * answers the PUT anyway, so only S3 uploads wait for a mint or a status read to be seen.
+ */
+const STATS_PER_MINT = 16;
+
+/** `n` of the items at random (all of them when there are no more). */
+function sample<T>(items: T[], n: number): T[] {
+  for (let i = 0; i < Math.min(n, items.length); i++) {
+    const j = i + Math.floor(Math.random() * (items.length - i));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items.slice(0, n);
+}
+
 export async function mintSpot(svc: Service, keyId: string) {
   const now = svc.clock();
   const { state } = await svc.ledger.load(keyId);
   // Sizes of live spots whose upload is not recorded yet (an S3 PUT leaves no trace in the ledger).
-  const pending = state.spots.entries().filter(([, s]) => s.size === 0 && Date.parse(s.expiresAt) > now.getTime());
+  const pending = sample(state.spots.entries().filter(([, s]) => s.size === 0 && Date.parse(s.expiresAt) > now.getTime()), STATS_PER_MINT);
   const sizes = await fromStorage(() => Promise.all(pending.map(([handle]) => svc.storage.stat(handle))));
   const observed = Object.fromEntries(pending.map(([handle], i) => [handle, sizes[i]!] as const).filter(([, size]) => size > 0));
 
