@@ -147,7 +147,8 @@ test("one partner's concurrent commands pipeline into shared commits, each decid
   assert.equal(events[1]!.type, 'LimitSet');
   const answers = ok.map((s) => (s as PromiseFulfilledResult<{ revision: number; state: ReturnType<typeof fold> }>).value);
   for (const a of answers) {
-    assert.deepEqual(a.state, fold(events.slice(0, a.revision + 1)), 'each answer is the state the ledger holds at its revision');
+    // Compared as JSON: the persistent maps' inner layout depends on how a version was reached.
+    assert.deepEqual(JSON.parse(JSON.stringify(a.state)), JSON.parse(JSON.stringify(fold(events.slice(0, a.revision + 1)))), 'each answer is the state the ledger holds at its revision');
   }
   assert.equal((await checkChain(store.checkItems())).ok, true);
 });
