@@ -38,22 +38,30 @@ export type Confinement = {
  * $3 read-only, pivots into it, detaches the old root, then execs setpriv ($2, mounted in the new
  * root too) which drops every capability and sets no_new_privs before it execs the decoder.
  * Arguments: ROOT SETPRIV PATH... -- COMMAND ARGS...
+ * Each process it starts costs a few ms of CPU per video, so it starts few (`${'$'}` below is a
+ * literal `$` in this template).
  */
 const SETUP = String.raw`set -eu
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 R="$1"; SETPRIV="$2"; shift 2
 mount -t tmpfs -o size=1m,mode=0755,nosuid,nodev tmpfs "$R"
 # Top-level symlinks as on this machine (merged /usr: /lib -> usr/lib), so library paths resolve.
+# Copied as links by one cp.
+L=""
 for l in /lib /lib32 /lib64 /libx32 /bin /sbin; do
-  if [ -L "$l" ]; then ln -s "$(readlink "$l")" "$R$l"; fi
+  if [ -L "$l" ]; then L="$L $l"; fi
 done
+if [ -n "$L" ]; then cp -P $L "$R/"; fi
 # ro SOURCE [TARGET]: SOURCE visible read-only at TARGET (default: its own path) in the new root.
 ro() {
   if [ $# -ge 2 ]; then T="$2"; else T="$1"; fi
-  if [ -d "$1" ]; then mkdir -p "$R$T"; else mkdir -p "$R$(dirname "$T")"; : > "$R$T"; fi
-  mount --bind "$1" "$R$T"
-  # A flag the source mount has locked (noexec, say) must be kept: retried with it.
-  mount -o remount,bind,ro,nosuid,nodev "$R$T" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev,noexec "$R$T"
+  # A file's directory by the shell's own suffix removal, not a dirname process.
+  if [ -d "$1" ]; then mkdir -p "$R$T"; else mkdir -p "$R${'$'}{T%/*}"; : > "$R$T"; fi
+  # Bound and made read-only by one mount (util-linux >= 2.27 remounts with the options itself).
+  # A flag the source mount has locked (noexec, say) must be kept: that remount fails, leaving the
+  # bind mount in place, and is retried with the flag. A bind that failed leaves no mount there,
+  # so the retry fails too (remounting needs a mount point) and the set-up stops.
+  mount --bind -o ro,nosuid,nodev "$1" "$R$T" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev,noexec "$R$T"
 }
 # Each PATH at its own path, or "--as SOURCE TARGET" for a file shown under another name (the
 # input, so that no directory of DATA_DIR's path exists inside).
