@@ -7,8 +7,10 @@ import { createPoseEngine } from '../analysis/index.js';
 import { keepDecoderWarm, lastDecoderPeakRssMb, lastDecoderWaitMs } from '../analysis/decode.js';
 import { encodePose } from '../storage/poses.js';
 import type { HostMessage, ChildMessage } from './engine-protocol.js';
+import { createPoseCache } from './pose-cache.js';
 
 const engine = createPoseEngine(JSON.parse(process.env.ENGINE_OPTIONS || '{}'));
+const poseCache = createPoseCache();
 const running = new Map<number, AbortController>();
 const send = (m: ChildMessage) => process.send!(m);
 const stats = () => ({ peakRssMb: process.resourceUsage().maxRSS / 1024, decoderPeakRssMb: lastDecoderPeakRssMb });
@@ -26,13 +28,16 @@ process.on('message', (m: HostMessage) => {
   const ctrl = new AbortController();
   running.set(m.id, ctrl);
   const started = performance.now();
+  const forJob = async () => {
+    const x = await poseCache.get(m.input.videoPath, m.input.exerciseId, m.reuse, () => engine.extractPoses(m.input, ctrl.signal));
+    const { result, pose, stats: s } = await engine.analyzeDetailed(m.input, ctrl.signal, x.poses);
+    const analysisMs = performance.now() - started;
+    const poseGzip = encodePose(pose);
+    const timings = { decoderWaitMs: x.reused ? 0 : lastDecoderWaitMs, analysisMs, encodeMs: performance.now() - started - analysisMs, posesReused: x.reused };
+    return { result, poseGzip, videoMs: s.videoMs, timings };
+  };
   const work = m.forJob
-    ? engine.analyzeDetailed(m.input, ctrl.signal).then(({ result, pose, stats: s }) => {
-      const analysisMs = performance.now() - started;
-      const poseGzip = encodePose(pose);
-      const timings = { decoderWaitMs: lastDecoderWaitMs, analysisMs, encodeMs: performance.now() - started - analysisMs };
-      return { result, poseGzip, videoMs: s.videoMs, timings };
-    })
+    ? forJob()
     : engine.analyzeWithPose(m.input, ctrl.signal);
   work.then(
     (out) => send({ type: 'done', id: m.id, out, stats: stats() }),

@@ -11,6 +11,7 @@ import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, ty
 import { createPoseEngine, type PoseEngineOptions } from '../analysis/index.js';
 import type { AnalysisResult } from '../analysis/result.js';
 import type { ChildMessage, EngineStats, HostMessage, JobOutput } from './engine-protocol.js';
+import type { PoseReuse } from './pose-cache.js';
 
 export interface EngineHostOptions extends PoseEngineOptions {
   /** V8 heap cap of each engine process, MB (its WebAssembly memory and the decoder are separate). */
@@ -19,8 +20,11 @@ export interface EngineHostOptions extends PoseEngineOptions {
 
 export interface EngineHost extends AnalysisEngine {
   analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
-  /** The analysis as the runner stores it (engine-protocol.ts JobOutput). */
-  analyzeForJob(input: AnalysisInput, signal?: AbortSignal): Promise<JobOutput>;
+  /**
+   * The analysis as the runner stores it (engine-protocol.ts JobOutput); with `reuse`, poses the
+   * engine process extracted from the same bytes for the same partner may be reused (pose-cache.ts).
+   */
+  analyzeForJob(input: AnalysisInput, signal?: AbortSignal, reuse?: PoseReuse): Promise<JobOutput>;
   /**
    * Starts engine processes now, up to `count` idle ones, each loading its models and setting up
    * a decoder ahead of its first job: a worker pays that once when it starts, not in its first job.
@@ -104,8 +108,8 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
   }
 
   function run(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
-  function run(input: AnalysisInput, signal: AbortSignal | undefined, forJob: true): Promise<JobOutput>;
-  function run(input: AnalysisInput, signal?: AbortSignal, forJob = false): Promise<AnalysisOutput | JobOutput> {
+  function run(input: AnalysisInput, signal: AbortSignal | undefined, forJob: true, reuse?: PoseReuse): Promise<JobOutput>;
+  function run(input: AnalysisInput, signal?: AbortSignal, forJob = false, reuse?: PoseReuse): Promise<AnalysisOutput | JobOutput> {
     if (closed) return Promise.reject(new ProviderUnavailableError('the engine host is closed'));
     signal?.throwIfAborted();
     const child = idle.pop() ?? spawnChild();
@@ -134,14 +138,14 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
       child.on('message', onMessage);
       child.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      child.send({ type: 'analyze', id, input, forJob } satisfies HostMessage);
+      child.send({ type: 'analyze', id, input, forJob, reuse } satisfies HostMessage);
     });
   }
 
   return {
     version,
     analyzeWithPose: (input, signal) => run(input, signal),
-    analyzeForJob: (input, signal) => run(input, signal, true),
+    analyzeForJob: (input, signal, reuse) => run(input, signal, true, reuse),
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisResult> {
       return (await run(input, signal)).result;
     },

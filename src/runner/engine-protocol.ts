@@ -1,6 +1,7 @@
 // Messages between the engine host (API or worker process) and the engine process.
 import type { AnalysisInput, AnalysisOutput } from '../analysis/engine.js';
 import type { AnalysisResult } from '../analysis/result.js';
+import type { PoseReuse } from './pose-cache.js';
 
 export interface EngineStats {
   /** Peak resident memory of the engine process so far, MB. */
@@ -19,12 +20,15 @@ export interface JobOutput {
   result: AnalysisResult;
   poseGzip: Buffer;
   videoMs: number;
-  /** Where the engine process's time went, ms (the runner logs it with the job's end). */
-  timings: { decoderWaitMs: number; analysisMs: number; encodeMs: number };
+  /**
+   * Where the engine process's time went, ms (the runner logs it with the job's end); posesReused:
+   * the poses came from pose-cache.ts, not from decoding the video (decoderWaitMs is then 0).
+   */
+  timings: { decoderWaitMs: number; analysisMs: number; encodeMs: number; posesReused: boolean };
 }
 
 export type HostMessage =
-  | { type: 'analyze'; id: number; input: AnalysisInput; forJob?: boolean }
+  | { type: 'analyze'; id: number; input: AnalysisInput; forJob?: boolean; reuse?: PoseReuse }
   | { type: 'abort'; id: number };
 
 export type ChildMessage =

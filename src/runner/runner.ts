@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type PoseTrack } from '../analysis/engine.js';
 import type { JobOutput } from './engine-protocol.js';
+import type { PoseReuse } from './pose-cache.js';
 import { AnalysisResultSchema } from '../analysis/result.js';
 import { decideJob, GENERIC_FAILURE, type JobCommand } from '../commands/jobs.js';
 import type { JobRow } from '../projections/jobs.js';
@@ -46,7 +47,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The engine host's extras (engine-host.ts), used when the engine has them. */
 export type RunnerEngine = AnalysisEngine & {
-  analyzeForJob?(input: AnalysisInput, signal?: AbortSignal): Promise<JobOutput>;
+  analyzeForJob?(input: AnalysisInput, signal?: AbortSignal, reuse?: PoseReuse): Promise<JobOutput>;
   warm?(count: number): void;
 };
 
@@ -87,7 +88,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
       opts.log.info({
         jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode,
         engine_ms: ms(t1 - t0), record_ms: ms(performance.now() - t1),
-        ...(timings ? { decoder_wait_ms: ms(timings.decoderWaitMs), analysis_ms: ms(timings.analysisMs), encode_ms: ms(timings.encodeMs) } : {}),
+        ...(timings ? { decoder_wait_ms: ms(timings.decoderWaitMs), analysis_ms: ms(timings.analysisMs), encode_ms: ms(timings.encodeMs), poses_reused: timings.posesReused } : {}),
       }, 'job finished');
     } finally {
       clearInterval(heartbeat);
@@ -109,7 +110,9 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
           if (engine.analyzeForJob) {
             // The engine process hands over the stored form of the pose track and the video's
             // length: nothing heavy here, on what is the API's event loop under `npm start`.
-            const { result, poseGzip, videoMs, timings } = await engine.analyzeForJob(input, signal);
+            // Poses of the same bytes may be reused for this partner while the video is kept.
+            const reuse = { scope: job.key_id, forMs: svc.config.videoRetentionHours * 3_600_000 };
+            const { result, poseGzip, videoMs, timings } = await engine.analyzeForJob(input, signal, reuse);
             if (videoMs > 0) svc.metrics.analysisRatio.observe((performance.now() - started) / videoMs);
             if (!Value.Check(AnalysisResultSchema, result)) {
               return { type: 'FailJob', ...GENERIC_FAILURE, detail: 'engine returned a result outside the schema' };

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineHost } from '../../src/runner/engine-host.js';
@@ -39,4 +40,25 @@ test('warm engine processes each get a stage directory, removed when they end (c
   await running;
   await host.close();
   assert.deepEqual(stagesOf(process.pid), [], 'none left once the processes have ended');
+});
+
+test('a job may reuse the poses of the same bytes for the same partner: the same result and pose track, without decoding', { timeout: 300_000 }, async (t) => {
+  const { shortClip } = await import('../../bench/support/clip.js');
+  const clip = await shortClip(2);
+  const dir = mkdtempSync(join(tmpdir(), 'engine-host-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const first = join(dir, 'first.mp4'), second = join(dir, 'second.mp4');
+  writeFileSync(first, clip.bytes);
+  writeFileSync(second, clip.bytes);
+  const host = createEngineHost();
+  t.after(() => host.close());
+  const input = (videoPath: string) => ({ videoPath, exerciseId: clip.exercise });
+  const keep = { scope: 'key_a', forMs: 60_000 };
+  const a = await host.analyzeForJob(input(first), undefined, keep);
+  const b = await host.analyzeForJob(input(second), undefined, keep);
+  const other = await host.analyzeForJob(input(second), undefined, { scope: 'key_b', forMs: 60_000 });
+  assert.deepEqual([a.timings.posesReused, b.timings.posesReused, other.timings.posesReused], [false, true, false]);
+  assert.equal(JSON.stringify(b.result), JSON.stringify(a.result), 'the same result, byte for byte');
+  assert.ok(gunzipSync(b.poseGzip).equals(gunzipSync(a.poseGzip)), 'the same pose track');
+  assert.equal(JSON.stringify(other.result), JSON.stringify(a.result));
 });
