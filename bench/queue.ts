@@ -11,7 +11,7 @@
 //     process starting in that window as it does after a real start).
 // Env: BENCH_QUEUE_JOBS (1000 here: seeding 5,000 real uploads through the API takes ~10 minutes on
 // this shared machine; the issue's check is BENCH_QUEUE_JOBS=5000), BENCH_SECONDS (20), BENCH_RATE
-// (identity requests per second, 50).
+// (identity requests per second, 50), BENCH_SAME_FILE (below).
 import { Worker } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -22,11 +22,16 @@ import { applyBatch, openReadModels } from '../src/projections/runner.js';
 import { nextJobs } from '../src/queue/pick.js';
 import { admin } from '../test/support/processes.js';
 import { startService, stop } from './support/service.js';
-import { shortClip } from './support/clip.js';
+import { distinctFile, shortClip } from './support/clip.js';
 
 const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RATE = Number(process.env.BENCH_RATE ?? 50);
+/**
+ * BENCH_SAME_FILE=1: every job the same bytes, so the worker reuses the poses after the first
+ * (runner/pose-cache.ts): an extra, reported apart. By default each job is its own file.
+ */
+const SAME_FILE = process.env.BENCH_SAME_FILE === '1';
 const dir = mkdtempSync(join(tmpdir(), 'rc-bench-queue-'));
 const base = { DATA_DIR: dir, LOG_LEVEL: 'warn', SPOTS_PER_WINDOW: '1000000', UNCLAIMED_BYTES_CAP: '1000000000000' };
 
@@ -151,15 +156,16 @@ try {
   const seedStart = performance.now();
   await Promise.all(Array.from({ length: 16 }, async () => {
     while (queued < JOBS) {
-      queued++;
+      const n = queued++;
+      const bytes = SAME_FILE ? clip.bytes : distinctFile(clip.bytes, `bench:queue ${process.pid} ${n}`);
       const spot = await (await fetch(`${apiOnly.base}/v1/uploads`, { method: 'POST', headers: auth })).json();
-      await (await fetch(spot.upload_url, { method: 'PUT', body: new Uint8Array(clip.bytes), headers: { 'content-type': 'video/mp4' } })).arrayBuffer();
+      await (await fetch(spot.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'video/mp4' } })).arrayBuffer();
       const job = await fetch(`${apiOnly.base}/v1/jobs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ upload_handle: spot.handle, exercise_id: clip.exercise }) });
       if (job.status !== 201) throw new Error(`submit: ${job.status} ${await job.text()}`);
       await job.arrayBuffer();
     }
   }));
-  console.log(`Queued ${JOBS} jobs of one partner (${clip.name}, ${clip.bytes.length} bytes each) in ${f((performance.now() - seedStart) / 1000)} s\n`);
+  console.log(`Queued ${JOBS} jobs of one partner (${clip.name}, ${clip.bytes.length} bytes each, ${SAME_FILE ? 'the same file in every job: poses reused after the first (an extra)' : 'each job its own file'}) in ${f((performance.now() - seedStart) / 1000)} s\n`);
 
   const idle = await probe(apiOnly.base, other.api_key);
   await stop(apiOnly.child);

@@ -26,3 +26,17 @@ export async function shortClip(seconds = 2): Promise<{ name: string; bytes: Buf
   if (existsSync(shared)) return { name: `aithletique_squat_front.mp4, first ${seconds} s`, bytes: await firstSeconds(shared, seconds), exercise: 'squat' };
   return { name: `generated 320x240, ${seconds} s`, bytes: await makeVideo({ width: 320, height: 240, frames: 30 * seconds, fps: 30 }), exercise: 'squat' };
 }
+
+/**
+ * The same clip as a distinct file: a top-level MP4 `free` box with `tag` appended (players and
+ * demuxers skip it), so that no content-addressed cache (runner/pose-cache.ts) can answer for it
+ * and every job decodes and poses its video. The frames are those of `mp4`.
+ */
+export function distinctFile(mp4: Buffer, tag: string): Buffer {
+  const payload = Buffer.from(tag, 'utf8');
+  const box = Buffer.alloc(8 + payload.length);
+  box.writeUInt32BE(box.length, 0);
+  box.write('free', 4, 'latin1');
+  payload.copy(box, 8);
+  return Buffer.concat([mp4, box]);
+}
