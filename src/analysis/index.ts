@@ -44,7 +44,9 @@ export interface PoseEngine extends AnalysisEngine {
   /** Loads the pose models now instead of on the first analysis (benches time the steady state). */
   ready(): Promise<void>;
   extractPoses(input: AnalysisInput, signal?: AbortSignal): Promise<ExtractedPoses>;
-  analyzeDetailed(input: AnalysisInput, signal?: AbortSignal, poses?: ExtractedPoses): Promise<PipelineOutput & { stats: PoseEngineStats; pose: PoseTrack }>;
+  analyzeDetailed(
+    input: AnalysisInput, signal?: AbortSignal, extract?: (input: AnalysisInput, signal?: AbortSignal) => Promise<ExtractedPoses>,
+  ): Promise<PipelineOutput & { stats: PoseEngineStats; pose: PoseTrack }>;
   analyzeWithPose(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
 }
 
@@ -125,11 +127,11 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     return { poses, fps, ...size, videoMs: Math.max(info.durationMs, lastMs), wallMs: performance.now() - started, pose: { ...estimate.timings } };
   }
 
-  /** `poses`: those extractPoses gave for this video and exercise before (runner/pose-cache.ts). */
-  async function analyzeDetailed(input: AnalysisInput, signal?: AbortSignal, poses?: ExtractedPoses) {
+  /** `extract`: extractPoses, or what stands for it (runner/pose-cache.ts: poses kept from before). */
+  async function analyzeDetailed(input: AnalysisInput, signal?: AbortSignal, extract: typeof extractPoses = extractPoses) {
     const def = exerciseDef(input.exerciseId);
     if (!def) throw new RangeError(`unknown exercise id: ${input.exerciseId}`);
-    const x = poses ?? await extractPoses(input, signal);
+    const x = await extract(input, signal);
     const started = performance.now();
     const out = analyzePoses(def, x.poses, x.fps);
     const stats = { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs + performance.now() - started, pose: x.pose };

@@ -29,11 +29,15 @@ process.on('message', (m: HostMessage) => {
   running.set(m.id, ctrl);
   const started = performance.now();
   const forJob = async () => {
-    const x = await poseCache.get(m.input.videoPath, m.input.exerciseId, m.reuse, () => engine.extractPoses(m.input, ctrl.signal));
-    const { result, pose, stats: s } = await engine.analyzeDetailed(m.input, ctrl.signal, x.poses);
+    let reused = false;
+    const { result, pose, stats: s } = await engine.analyzeDetailed(m.input, ctrl.signal, async (input, signal) => {
+      const x = await poseCache.get(input.videoPath, input.exerciseId, m.reuse, () => engine.extractPoses(input, signal));
+      reused = x.reused;
+      return x.poses;
+    });
     const analysisMs = performance.now() - started;
     const poseGzip = encodePose(pose);
-    const timings = { decoderWaitMs: x.reused ? 0 : lastDecoderWaitMs, analysisMs, encodeMs: performance.now() - started - analysisMs, posesReused: x.reused };
+    const timings = { decoderWaitMs: reused ? 0 : lastDecoderWaitMs, analysisMs, encodeMs: performance.now() - started - analysisMs, posesReused: reused };
     return { result, poseGzip, videoMs: s.videoMs, timings };
   };
   const work = m.forJob
