@@ -12,7 +12,9 @@
 // BlazePose names the person's own left and right, from behind too: facing the camera their left
 // shoulder and hip are on the picture's right, facing away on its left. With the nose behind the
 // shoulders (depth), or the face unseen, that makes a back view: pull-ups, deadlifts and rows
-// are filmed from behind as often as from the side. A back view at a diagonal is named back too.
+// are filmed from behind as often as from the side. A back view at a diagonal is named back too,
+// unless the torso hides the far elbow: that rear three-quarter view is a diagonal (rearView).
+// Lying or in a plank, the shoulders' overlap tells side from diagonal (lyingSpan).
 import type { CameraAngle, FormRule, FrameCtx } from './exercise.js';
 import { KP, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
@@ -131,7 +133,7 @@ export function farElbowVisibility(f: FrameCtx): number {
  * far-elbow visibility (0..1, NaN when the model gives none), the signed shoulder span and the
  * signed hip span (NaN when unknown). A person turned away (shoulders spread in the back-view
  * order and the face not toward the camera) is filmed from behind: from the back, or from a rear
- * diagonal when the torso hides the far elbow (see REAR_DIAGONAL). Otherwise side comes first (the
+ * diagonal when the torso hides the far elbow (see rearView). Otherwise side comes first (the
  * far elbow hidden), then yaw tells diagonal from front.
  */
 export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span = NaN, hips = NaN): ViewAngle | 'unknown' {
