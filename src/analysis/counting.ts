@@ -31,6 +31,12 @@ export const MIN_RANGE = 0.3;
  */
 export const ABS_FLOOR = 0.45;
 
+/**
+ * An attempt the clip opens in counts only when its first reading is this close to rest (in the
+ * shot's range): the clip caught the way in, as `endSlack` lets a clip end on the way back.
+ */
+export const START_SLACK = 0.5;
+
 /** Index ranges [start, end) of the shots: a new one starts at each hard cut. */
 export function shotRanges(n: number, cuts: readonly number[]): [number, number][] {
   const starts = [0, ...[...new Set(cuts)].filter((c) => c > 0 && c < n).sort((a, b) => a - b)];
@@ -92,7 +98,8 @@ export function splitAtValleys(rel: readonly number[], attempts: Attempt[], dept
       let pk = s;
       for (let j = s; j <= e; j++) if (Number.isFinite(rel[j]!) && !(rel[j]! <= (rel[pk] ?? -Infinity))) pk = j;
       const last = k + 2 === bounds.length;
-      out.push({ ...at, start: s, peak: pk, end: e, returned: last ? at.returned : true });
+      const { opensClip: _o, ...rest } = at;
+      out.push({ ...(k === 0 ? at : rest), start: s, peak: pk, end: e, returned: last ? at.returned : true });
     }
   }
   return out;
@@ -163,7 +170,16 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   const rel = relativeSeries(smooth, shots);
   // A clip that ends while the person is more than halfway back from the peak ends after the
   // rep's work is done (the camera stopped on the way down): that rep counts.
-  let attempts = splitAtValleys(rel, segmentReps(rel, { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5 }));
+  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5 };
+  let found = segmentReps(rel, segment);
+  // A clip of a single rep that starts mid-rep never shows the rest before it, so nothing above
+  // found an attempt. Then the one excursion the clip opens in is an attempt: it counts when the
+  // clip caught it on its way in (START_SLACK), as one ending on the way back does; opened deeper
+  // it is an attempt whose start was not seen, not counted and not judged. Only when nothing else
+  // was found: in a set, a fragment the clip opens in is the tail of a rep done before the
+  // recording, and people do not count it (the shared labels' preacher curl, face pull, pec deck).
+  if (!found.length) found = segmentReps(rel, { ...segment, openStart: true });
+  let attempts = splitAtValleys(rel, found);
   const period = opts.period;
   if (period) attempts = attempts.flatMap((a) => (a.end - a.start > 1.7 * period ? splitAtValleys(rel, [a], 0.25) : [a]));
   const judged = attempts.map((a) => {
@@ -171,7 +187,8 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
-    const valid = a.returned && ((relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR) || hiddenTop(rel, a));
+    const valid = a.returned && ((relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR) || hiddenTop(rel, a)) &&
+      !(a.opensClip && rel[a.start]! > START_SLACK);
     return { ...a, peak, peakProgress, valid };
   });
   return period ? mergeClose(judged, 0.45 * period) : judged;

@@ -34,9 +34,10 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
   const strengths: RepStrength[] = [];
   const checked: string[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
-  if (!attempt.valid && endsSet) {
-    // Nothing to judge: the rep was never finished, and its depth is no fault of the person.
-    return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: false, issues: [], strengths: [], durationS: rep.durationS, endsSet: true };
+  if (!attempt.valid && (endsSet || attempt.opensClip)) {
+    // Nothing to judge: the rep was never finished (or its start never seen), no fault of the person.
+    const cut = endsSet ? { endsSet: true } : { startsSet: true };
+    return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: false, issues: [], strengths: [], durationS: rep.durationS, ...cut };
   }
   if (!attempt.valid) {
     const pct = Math.round(Math.min(1, attempt.peakProgress) * 100);
@@ -182,7 +183,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const seenFrames = poses.filter(torsoSeen).length;
   // Not checked: the rules this view cannot show, then those it could but that no judged rep gave a
   // verdict (each rule checks on the rep itself that it sees what it reads: yaw, joints seen).
-  const judgedReps = reps.filter((r) => !r.endsSet);
+  const judgedReps = reps.filter((r) => !r.endsSet && !r.startsSet);
   const unjudgedRules = view === 'unknown' ? [] : [
     ...def.rules.filter((r) => !judgedFrom(r, view)).map((r) => ({ name: r.name, views: ruleViews(r), reason: 'view' as const })),
     ...(judgedReps.length ? def.rules.filter((r) => judgedFrom(r, view) && !judgedReps.some((j) => j.checked?.includes(r.id))

@@ -22,6 +22,8 @@ export interface Attempt {
   returned: boolean;
   /** Reached full range and returned: counts as a repetition. */
   valid: boolean;
+  /** The series opened inside this attempt: its start (the way from rest) was never seen. */
+  opensClip?: boolean;
 }
 
 export interface SegmentOptions {
@@ -40,6 +42,12 @@ export interface SegmentOptions {
   minDurationS?: number;
   /** At the clip's end, an attempt this close to rest counts as returned. */
   endSlack?: number;
+  /**
+   * An excursion the series opens in (nothing read before it but more of it) is an attempt,
+   * started at its first reading: the clip began mid-repetition. Off by default, since in a set
+   * such a fragment is the tail of a rep done before the recording (see `countSeries`).
+   */
+  openStart?: boolean;
 }
 
 /**
@@ -56,14 +64,16 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
   let active = false;
   let start = 0, peak = 0, gap = 0, lastFinite = 0;
   let restFrom = 0; // first frame after the previous attempt, where the next start is searched
+  let opened = false; // the active attempt is one the series opened in (openStart)
 
   const close = (end: number, returned: boolean) => {
     active = false;
     const peakProgress = progress[peak]!;
     const reachedFull = peakProgress >= th.full;
     if (end - start >= minDur && (returned || reachedFull)) {
-      attempts.push({ start, peak, end, peakProgress, returned, valid: reachedFull && returned });
+      attempts.push({ start, peak, end, peakProgress, returned, valid: reachedFull && returned, ...(opened ? { opensClip: true } : {}) });
     }
+    opened = false;
     restFrom = end + 1;
   };
 
@@ -86,6 +96,11 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
           if (pj <= th.enter) sawRest = true;
           if (pj <= progress[start]!) start = j;
           if (pj <= 0.05) break;
+        }
+        if (!sawRest && opts.openStart && restFrom === 0 && progress.slice(0, i).every((p) => !Number.isFinite(p) || p > th.enter)) {
+          // The clip opens in this excursion: it starts at the first reading.
+          start = progress.findIndex(Number.isFinite);
+          sawRest = opened = true;
         }
         if (!sawRest) {
           // Wait for this excursion to end before looking for the next attempt.

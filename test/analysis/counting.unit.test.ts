@@ -24,6 +24,31 @@ test('a rest that already reads 0.4 (seated press from the front) still counts e
   assert.equal(valid(cycles([1.1, 1.1, 1.1], { rest: 0.45 })), 3);
 });
 
+test('a single rep the clip opens in at its far end is an attempt, not counted; caught on its way in it counts', () => {
+  // A clip of one squat that starts at the bottom: no rest is seen before it, only the way up.
+  const atBottom = [1, 1, 0.95, 0.8, 0.6, 0.4, 0.2, 0.05, 0, 0, 0, 0];
+  const [a, ...more] = countSeries(atBottom, { fps });
+  assert.equal(more.length, 0);
+  assert.deepEqual([a!.opensClip, a!.returned, a!.valid], [true, true, false]);
+  // Opened a little past rest, the way down seen: the whole rep is there, and it counts.
+  const wayIn = [0.45, 0.45, 0.6, 0.8, 1, 1, 0.8, 0.5, 0.2, 0, 0, 0, 0, 0, 0];
+  const [b] = countSeries(wayIn, { fps });
+  assert.deepEqual([b!.opensClip, b!.valid], [true, true]);
+});
+
+test('in a set, a fragment of a rep the clip opens in is not an attempt (people do not count it)', () => {
+  const set = [0.9, 1, 0.8, 0.4, 0.1, 0, 0, ...cycles([1, 1, 1])];
+  const found = countSeries(set, { fps });
+  assert.equal(found.length, 3);
+  assert.ok(found.every((a) => a.valid && !a.opensClip));
+});
+
+test('a tremor the clip opens in is no rep', () => {
+  const tremor = Array.from({ length: 60 }, (_, i) => 0.1 + 0.05 * Math.sin(i * 1.3));
+  assert.equal(valid(tremor), 0);
+  assert.equal(valid(Array.from({ length: 60 }, (_, i) => 0.35 - 0.04 * Math.abs(Math.sin(i * 0.7)))), 0);
+});
+
 test('reps that never reach the absolute floor are not valid, however regular', () => {
   assert.equal(valid(cycles([0.4, 0.4, 0.4])), 0);
 });

@@ -109,6 +109,19 @@ test('a set of shallow synthetic push-ups counts, each rep flagged for its range
   assert.equal(analyzePoses(pushUp, tremor, 10).result.repetitions.filter((r) => r.is_valid_rep).length, 0);
 });
 
+test('a single squat the clip opens in at the bottom is an attempt, not counted and not judged', () => {
+  // The video starts in the squat's bottom: the way down was never seen, the way up is.
+  const poses = series(10, 3, (t) => sideSquatter({ knee: 178 - 110 * Math.max(0, 1 - t / 1.2), lean: 10 + 40 * Math.max(0, 1 - t / 1.2) }));
+  const { result } = analyzePoses(squat, poses, 10);
+  assert.equal(result.repetitions.length, 1);
+  assert.equal(result.repetitions[0]!.is_valid_rep, false);
+  assert.deepEqual(result.repetitions[0]!.issues, []);
+  assert.match(result.overall_feedback.brief_summary, /already under way when the video started/);
+  // A standing person who only sways is still nobody squatting.
+  const sway = series(10, 3, (t) => sideSquatter({ knee: 176 + 2 * Math.sin(t * 7), lean: 8 }));
+  assert.equal(analyzePoses(squat, sway, 10).result.repetitions.length, 0);
+});
+
 test('every exercise returns a schema-valid result with no reps when nobody is in view', () => {
   const empty = series(10, 3, () => new Array(17).fill(0).map(() => ({ x: 0, y: 0, score: 0.01 })));
   for (const def of exercises) {

@@ -61,6 +61,17 @@ test('an excursion already under way when the person comes into view is not coun
   assert.ok(reps[0]!.start >= 7);
 });
 
+test('with openStart, an excursion the series opens in is an attempt from its first reading', () => {
+  const s = [NaN, NaN, 0.9, 1, 0.8, 0.4, 0.1, 0, 0, 0];
+  const reps = segmentReps(s, { fps, openStart: true });
+  assert.equal(reps.length, 1);
+  assert.deepEqual([reps[0]!.start, reps[0]!.opensClip, reps[0]!.returned], [2, true, true]);
+  // Only the series' opening: an excursion after a reading at rest is an ordinary attempt.
+  const later = segmentReps([0, 0, ...s], { fps, openStart: true });
+  assert.equal(later.length, 1);
+  assert.equal(later[0]!.opensClip, undefined);
+});
+
 test('an attempt interrupted by a long gate failure before full range is dropped', () => {
   const s = [...new Array(5).fill(0), 0.2, 0.4, 0.5, ...new Array(20).fill(NaN), ...new Array(5).fill(0)];
   assert.equal(segmentReps(s, { fps }).length, 0);
