@@ -9,6 +9,7 @@ import { instrumentHttp } from '../metrics/http.js';
 import type { Service } from '../service.js';
 import { authenticate } from './auth.js';
 import { notReadyMessage, readiness } from './readiness.js';
+import { RequestLog } from './request-log.js';
 import { answerClientError, answerOutsideRoutes, installErrorHandling, send, trackRoutes } from './errors.js';
 import { exerciseRoutes } from './routes/exercises.js';
 import { identityRoutes } from './routes/identity.js';
@@ -65,6 +66,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
         res: (res) => ({ statusCode: res.statusCode }),
       },
     },
+    logController: new RequestLog(),
     bodyLimit: svc.config.bodyLimitBytes,
     // A slow or silent client never holds a socket for long (README "Timeouts"): the request must
     // arrive whole within requestTimeout (Node checks every 5 s), its headers within headersTimeout,

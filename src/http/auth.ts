@@ -17,13 +17,12 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
 
 /**
- * The /v1 onRequest hook: every answer under /v1 is private to its key (no-store, set first so an
- * error keeps it), then the key. Callback style: it runs on every request (an async hook costs a
- * promise per request).
+ * The /v1 onRequest hook: the key (Cache-Control: no-store is already set, by app.ts's first hook,
+ * so an error keeps it). Callback style: it runs on every request (an async hook costs a promise
+ * per request).
  */
 export function authenticate(svc: Service) {
-  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-    reply.header('cache-control', 'no-store');
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' ? BEARER.exec(header.trim())?.[1] : undefined;
     if (!token) return done(new AuthenticationError());

@@ -9,6 +9,10 @@ import { keyOf } from '../auth.js';
 import { IdempotencyHeaders, idempotent } from '../idempotency.js';
 import { authErrors, errorResponses, idempotencyErrors, ReplayHeaders, withHeaders, Job, JobList, JobListQuery, JobParams, JobSummary, PoseTrackSchema, SubmitJobBody } from '../schemas.js';
 import type { FastifyReply } from 'fastify';
+import { completedBodies } from '../completed-bodies.js';
+
+/** A body already serialized by the route's schema, with the Content-Type fastify gives a serialized object. */
+const sendSerialized = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
 
 /** gzip named in Accept-Encoding with a non-zero q (RFC 9110 12.5.3). */
 function acceptsGzip(header: string | undefined): boolean {
@@ -23,6 +27,7 @@ function acceptsGzip(header: string | undefined): boolean {
 export const jobRoutes =
   (svc: Service, wakeRunner: () => void): FastifyPluginAsyncTypebox =>
   async (app) => {
+    const completed = completedBodies();
     app.post(
       '/v1/jobs',
       {
@@ -91,10 +96,20 @@ export const jobRoutes =
           response: { 200: Job, ...errorResponses(...authErrors, 'job_not_found') },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        const keyId = keyOf(request).key_id;
+        const held = completed.get(request.params.job_id, keyId);
+        if (held === 'other-key') throw new JobNotFound();
+        if (held !== undefined) return sendSerialized(reply, held);
         const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
-        if (!row || row.key_id !== keyOf(request).key_id) throw new JobNotFound();
-        return presentJob(row);
+        if (!row || row.key_id !== keyId) throw new JobNotFound();
+        const job = presentJob(row);
+        if (job.status !== 'completed') return job;
+        // Serialized by this route's own schema serializer, so the held body is byte for byte what
+        // returning the object would have sent; a string with this type is sent as it is.
+        const body = String(reply.serialize(job));
+        completed.set(row.job_id, keyId, body);
+        return sendSerialized(reply, body);
       },
     );
 
