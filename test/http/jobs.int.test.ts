@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { decideKey } from '../../src/commands/keys.js';
 import { ProviderUnavailableError, VideoProcessingError } from '../../src/analysis/engine.js';
 import { failingEngine, fixedEngine, sampleResult, until } from '../support/engines.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -191,6 +192,24 @@ test('GET /v1/jobs/{job_id}: a completed job carries the result, retrievable lat
   assert.deepEqual(done, { job_id: job.job_id, status: 'completed', result: sampleResult });
   assert.deepEqual(await usage(h, apiKey), { limit: 2, used: 1, remaining: 1 });
   assert.deepEqual((await h.request('GET', `/v1/jobs/${job.job_id}`, { key: apiKey })).body, done);
+});
+
+test('GET /v1/jobs/{job_id}: a completed job answered again is the same bytes; another key still gets 404 and a revoked key 401 (issue 22: the answer is held serialized)', async (t) => {
+  const h = await startHarness(t, { engine: fixedEngine() });
+  const owner = await h.createKey();
+  const other = await h.createKey();
+  const job = (await submit(h, owner.apiKey, { upload_handle: await h.upload(owner.apiKey), exercise_id: 'squat' })).body;
+  await terminal(h, owner.apiKey, job.job_id);
+  const first = await h.request('GET', `/v1/jobs/${job.job_id}`, { key: owner.apiKey });
+  const again = await h.request('GET', `/v1/jobs/${job.job_id}`, { key: owner.apiKey });
+  assert.equal(again.text, first.text);
+  assert.deepEqual(again.body, { job_id: job.job_id, status: 'completed', result: sampleResult });
+  for (const name of ['content-type', 'content-length', 'cache-control', 'x-content-type-options']) assert.equal(again.headers.get(name), first.headers.get(name), name);
+  const foreign = await h.request('GET', `/v1/jobs/${job.job_id}`, { key: other.apiKey });
+  assert.equal(foreign.status, 404);
+  assert.equal(foreign.body.error.code, 'job_not_found');
+  await h.svc.ledger.handle(owner.keyId, (s) => decideKey({ type: 'RevokeKey', keyId: owner.keyId, now: new Date().toISOString() }, s));
+  assert.equal((await h.request('GET', `/v1/jobs/${job.job_id}`, { key: owner.apiKey })).status, 401, 'revocation takes effect at once');
 });
 
 test('GET /v1/jobs/{job_id}: 404 job_not_found for a missing job and another partner\'s job', async (t) => {
