@@ -69,7 +69,8 @@ export async function backup(dataDir: string, target: string, clock: () => Date 
 
     // Bring the copied read models to the copied ledger's position (or build them if there were none).
     const source = openLedgerSource(out.ledger);
-    const models = openReadModels(out.readModels);
+    // Caught up as the live file projects with the SQLite ledger: results left in it (projections/job-results.ts).
+    const models = openReadModels(out.readModels, undefined, out.ledger);
     let manifest: BackupManifest;
     try {
       if (checkpointOf(models) > source.lastPosition()) throw new Error('the read-model copy is ahead of the ledger copy');

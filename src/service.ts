@@ -81,6 +81,8 @@ export async function openService(config: Config, clock: () => Date = () => new 
   // A rebuild swaps the file under a running server; readDb() notices and reopens (projections/live.ts).
   const readModels = openLiveReadModels(files.readModels, {
     busyTimeoutMs: config.storeBusyTimeoutMs,
+    // With the SQLite ledger a completed job's result is read from it, not copied (projections/job-results.ts).
+    resultsIn: store instanceof SqliteEventStore ? files.ledger : undefined,
     onSwap: () => void projector.catchUp().catch(() => undefined),
   });
   const readDb = readModels.current;

@@ -15,6 +15,8 @@ export interface BulkReadOptions {
   /** Keep reading rounds until the ledger's head is at most this far ahead (rebuild.ts's fence). */
   fenceWhenBehind: number;
   pageSize: number;
+  /** Copy completed jobs' results into their rows (false: the target reads them from the ledger, job-results.ts). */
+  copyResults: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export function* bulkRead(opts: BulkReadOptions): Generator<BulkPage> {
       )
       .raw(true);
     let ops: unknown[] = [];
-    const fold = bulkFold((table, values) => ops.push(table, values));
+    const fold = bulkFold((table, values) => ops.push(table, values), { copyResults: opts.copyResults });
     const toWebhooks = webhooksFilter();
     const take = () => {
       const taken = ops;

@@ -14,6 +14,7 @@ import type { RecordedEvent } from '../events/store/port.js';
 import { FOLDED } from './bulk.js';
 import { bulkRead, type BulkPage, type BulkReadOptions } from './bulk-read.js';
 import type { BulkWorkerData, PostedPage } from './bulk-worker.js';
+import { resultsInLedger } from './job-results.js';
 import { applyModules } from './runner.js';
 import { prepared } from './statements.js';
 
@@ -47,7 +48,9 @@ const MAX_IN_FLIGHT = 8;
  * out by then, so the modules' SQL can take over from that position.
  */
 export async function bulkReplay(target: Database.Database, opts: BulkReplayOptions): Promise<number> {
-  const read: BulkReadOptions = { ledgerPath: opts.ledgerPath, busyTimeoutMs: opts.busyTimeoutMs, fenceWhenBehind: opts.fenceWhenBehind, pageSize: PAGE };
+  const read: BulkReadOptions = {
+    ledgerPath: opts.ledgerPath, busyTimeoutMs: opts.busyTimeoutMs, fenceWhenBehind: opts.fenceWhenBehind, pageSize: PAGE, copyResults: !resultsInLedger(target),
+  };
   const writer = pageWriter(target, opts);
   target.exec('BEGIN');
   try {

@@ -23,6 +23,8 @@ type Data = Record<string, any>;
 /** Key hashes taken (keys.key_hash is UNIQUE: an INSERT OR IGNORE of a second key with it does nothing). */
 interface Context {
   keyHashes: Set<unknown>;
+  /** Copy a completed job's result into its row, or leave it in the ledger (job-results.ts). */
+  copyResults: boolean;
 }
 type Fold = (rows: Map<string, Row>, id: string, e: RecordedEvent, d: Data, ctx: Context) => void;
 
@@ -138,7 +140,7 @@ const uploads: Table = {
 const jobs: Table = {
   name: 'jobs',
   key: 'job_id',
-  columns: ['job_id', 'key_id', 'handle', 'exercise_id', 'status', 'attempt', 'worker', 'lease_until', 'result', 'engine_version', 'error_code', 'message', 'cancelled_by', 'seq', 'created_at', 'updated_at', 'retryable', 'video_purged_at', 'started_seq'],
+  columns: ['job_id', 'key_id', 'handle', 'exercise_id', 'status', 'attempt', 'worker', 'lease_until', 'result', 'engine_version', 'error_code', 'message', 'cancelled_by', 'seq', 'created_at', 'updated_at', 'retryable', 'video_purged_at', 'started_seq', 'result_at'],
   idOf: (_, d) => d.jobId,
   final: new Set(['JobCompleted', 'JobFailed', 'JobCancelled']),
   folds: {
@@ -147,7 +149,7 @@ const jobs: Table = {
       rows.set(id, {
         job_id: d.jobId, key_id: keyIdOfStream(e.stream), handle: d.handle, exercise_id: d.exerciseId, status: 'queued', attempt: 0, worker: null, lease_until: null,
         result: null, engine_version: null, error_code: null, message: null, cancelled_by: null, seq: e.position, created_at: d.at, updated_at: d.at, retryable: null,
-        video_purged_at: null, started_seq: null,
+        video_purged_at: null, started_seq: null, result_at: null,
       });
     },
     JobStarted: (rows, id, e, d) => {
@@ -156,7 +158,10 @@ const jobs: Table = {
     },
     JobLeaseExtended: update((row, d) => void (row.lease_until = d.leaseUntil), byDataAt),
     JobLeaseReleased: update((row, d) => void Object.assign(row, { worker: null, lease_until: d.at }), byDataAt),
-    JobCompleted: update((row, d) => void Object.assign(row, { status: 'completed', result: resultJson(d), engine_version: d.engineVersion, lease_until: null }), byDataAt),
+    JobCompleted: (rows, id, e, d, ctx) => {
+      const row = rows.get(id);
+      if (row) Object.assign(row, { status: 'completed', result: ctx.copyResults ? resultJson(d) : null, result_at: e.position, engine_version: d.engineVersion, lease_until: null, updated_at: d.at });
+    },
     JobFailed: update((row, d) => void Object.assign(row, { status: 'failed', error_code: d.errorCode, message: d.message, retryable: d.retryable ? 1 : 0, lease_until: null }), byDataAt),
     JobCancelled: update((row, d) => void Object.assign(row, { status: 'cancelled', cancelled_by: d.by, lease_until: null }), byDataAt),
     // updated_at stays: only the video is gone (normally the job is final and written out by now).
@@ -207,8 +212,8 @@ export interface BulkFold {
   finish(): void;
 }
 
-export function bulkFold(sink: RowSink): BulkFold {
-  const ctx: Context = { keyHashes: new Set() };
+export function bulkFold(sink: RowSink, opts: { copyResults: boolean }): BulkFold {
+  const ctx: Context = { keyHashes: new Set(), copyResults: opts.copyResults };
   const state = [keys, uploads, jobs].map((t, index) => ({ ...t, index, rows: new Map<string, Row>(), written: new Set<string>() }));
   type State = (typeof state)[number];
   // Per event type, the tables that fold it (the others ignore it), looked up once per event.

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { keyIdOfStream } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
+import { resultFromLedger, resultsInLedger } from './job-results.js';
 import { prepared } from './statements.js';
 
 export const ddl = `
@@ -33,7 +34,7 @@ CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);`;
  * projecting; `projections rebuild` fills them from the events and `projections verify` shows
  * which rows still differ until then.
  */
-export const addedColumns = { retryable: 'INTEGER', video_purged_at: 'TEXT', started_seq: 'INTEGER' } as const;
+export const addedColumns = { retryable: 'INTEGER', video_purged_at: 'TEXT', started_seq: 'INTEGER', result_at: 'INTEGER' } as const;
 
 /**
  * Run after addedColumns (they name them): jobs_key_started serves the queue's rebuild (queue/projection.ts);
@@ -71,6 +72,11 @@ export interface JobRow {
   started_seq: number | null;
   /** Global position of JobQueued: a stable, gap-tolerant creation order for listing and paging. */
   seq: number;
+  /**
+   * Global position of JobCompleted. Where the read model keeps results in the ledger
+   * (job-results.ts), `result` is null in the table and jobById() reads it from there.
+   */
+  result_at: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -83,7 +89,7 @@ const SET = {
   extended: 'lease_until = ?',
   // The lease ends at the release, so the queue offers the job to the next worker at once.
   released: 'worker = NULL, lease_until = ?',
-  completed: `status = 'completed', result = ?, engine_version = ?, lease_until = NULL`,
+  completed: `status = 'completed', result = ?, result_at = ?, engine_version = ?, lease_until = NULL`,
   failed: `status = 'failed', error_code = ?, message = ?, retryable = ?, lease_until = NULL`,
   cancelled: `status = 'cancelled', cancelled_by = ?, lease_until = NULL`,
 };
@@ -115,7 +121,8 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
     }
     case 'JobCompleted': {
       const d = e.data;
-      return void prepared(db, UPDATE.completed).run(JSON.stringify(d.result), d.engineVersion, d.at, d.jobId);
+      const copy = resultsInLedger(db) ? null : JSON.stringify(d.result);
+      return void prepared(db, UPDATE.completed).run(copy, e.position, d.engineVersion, d.at, d.jobId);
     }
     case 'JobFailed': {
       const d = e.data;
@@ -145,8 +152,12 @@ export function presentJob(row: JobRow) {
   return { job_id: row.job_id, status: row.status };
 }
 
-export const jobById = (db: Database.Database, jobId: string): JobRow | undefined =>
-  prepared<[string], JobRow>(db, 'SELECT * FROM jobs WHERE job_id = ?').get(jobId);
+/** The job's row, its result read from the ledger when the table does not hold a copy (job-results.ts). */
+export function jobById(db: Database.Database, jobId: string): JobRow | undefined {
+  const row = prepared<[string], JobRow>(db, 'SELECT * FROM jobs WHERE job_id = ?').get(jobId);
+  if (row?.status === 'completed' && row.result === null && row.result_at !== null) row.result = resultFromLedger(db, row.result_at);
+  return row;
+}
 
 export interface JobListQuery {
   keyId: string;

@@ -8,6 +8,7 @@
 // different inode and reopens again, never the reverse (holding the old file while believing it new).
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { releaseLedger } from './job-results.js';
 import { openReadModels } from './runner.js';
 
 export interface LiveReadModels {
@@ -23,9 +24,10 @@ const identityOf = (path: string): string | undefined => {
   return st && `${st.dev}:${st.ino}`;
 };
 
-export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number; onSwap?: () => void } = {}): LiveReadModels {
+/** `resultsIn`: the SQLite ledger's path, where completed jobs' results are read (job-results.ts); none with a server ledger. */
+export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number; onSwap?: () => void; resultsIn?: string } = {}): LiveReadModels {
   let id = identityOf(path);
-  let db = openReadModels(path, opts.busyTimeoutMs);
+  let db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
   id ??= identityOf(path);
   const retired = new Set<Database.Database>();
 
@@ -43,7 +45,7 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       // A missing path (mid-restore by hand) keeps the handle we have rather than failing reads.
       if (now === undefined || now === id) return db;
       const old = db;
-      db = openReadModels(path, opts.busyTimeoutMs);
+      db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
       id = now;
       retire(old);
       opts.onSwap?.();
@@ -53,6 +55,7 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       for (const old of retired) if (old.open) old.close();
       retired.clear();
       db.close();
+      if (opts.resultsIn !== undefined) releaseLedger(opts.resultsIn);
     },
   };
 }

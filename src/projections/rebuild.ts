@@ -108,7 +108,8 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     removeLeftovers(opts.readModelsPath);
     source = openLedgerSource(opts.ledgerPath, opts.busyTimeoutMs);
     createWithPageSize(file, 16_384);
-    target = openReadModels(file, opts.busyTimeoutMs);
+    // The file serves next to this ledger: completed jobs' results stay in it (job-results.ts).
+    target = openReadModels(file, opts.busyTimeoutMs, opts.ledgerPath);
     const restore = bulkLoadMode(target);
     const started = Date.now();
     let done = 0;

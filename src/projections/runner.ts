@@ -10,6 +10,7 @@ import * as jobs from './jobs.js';
 import * as uploads from './uploads.js';
 import * as webhooks from './webhooks.js';
 import * as queue from '../queue/projection.js';
+import { keepResultsInLedger } from './job-results.js';
 import { prepared } from './statements.js';
 import { dropSecretColumn } from '../secrets/legacy.js';
 
@@ -21,7 +22,11 @@ const names = new Map<unknown, string>([[identity, 'keys'], [uploads, 'uploads']
 const CHECKPOINT_DDL = `CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
 
-export function openReadModels(path: string, busyTimeoutMs?: number): Database.Database {
+/**
+ * `resultsIn`: the SQLite ledger's path, when completed jobs' results are to be read from there
+ * rather than copied into the jobs table (job-results.ts says when and why).
+ */
+export function openReadModels(path: string, busyTimeoutMs?: number, resultsIn?: string): Database.Database {
   return guard(() => {
     const db = openSqlite(path, busyTimeoutMs);
     // The ledger is the durable record (synchronous=FULL); the read models can be replayed from it
@@ -36,6 +41,7 @@ export function openReadModels(path: string, busyTimeoutMs?: number): Database.D
     addMissingColumns(db, 'webhook_endpoints', webhooks.addedColumns);
     db.exec(jobs.lateDdl);
     queue.ensure(db);
+    if (resultsIn !== undefined) keepResultsInLedger(db, resultsIn);
     return db;
   });
 }

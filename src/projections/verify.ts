@@ -38,7 +38,8 @@ export async function verify(opts: { ledgerPath?: string; store?: EventStore; re
   try {
     live.exec('BEGIN');
     const position = checkpointOf(live); // the first read fixes the snapshot
-    fresh = openReadModels(scratch);
+    // Projected as the live file is: with the SQLite ledger, results are left in it (job-results.ts).
+    fresh = openReadModels(scratch, undefined, source ? opts.ledgerPath : undefined);
     bulkLoadMode(fresh);
     if (source) replayInto(source, fresh, { upTo: position });
     else await replayFromStore(opts.store!, fresh, { upTo: position });
