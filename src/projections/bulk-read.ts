@@ -3,10 +3,7 @@
 // (bulk.ts), and hands over each page's work in ledger order: the rows the fold finished, and the
 // events a module's SQL must still apply (each with the tables it is for).
 import Database from 'better-sqlite3';
-import { CURRENT_SCHEMA_VERSION } from '../events/ledger.js';
-import type { RecordedEvent } from '../events/store/port.js';
-import { bulkFold, CompletedData, webhooksFilter } from './bulk.js';
-import { completedFields } from './canonical-json.js';
+import { bulkFold, webhooksFilter } from './bulk.js';
 import { recorded, type EventRow } from './replay.js';
 
 export interface BulkReadOptions {
@@ -15,8 +12,6 @@ export interface BulkReadOptions {
   /** Keep reading rounds until the ledger's head is at most this far ahead (rebuild.ts's fence). */
   fenceWhenBehind: number;
   pageSize: number;
-  /** Copy completed jobs' results into their rows (false: the target reads them from the ledger, job-results.ts). */
-  copyResults: boolean;
 }
 
 /**
@@ -33,15 +28,6 @@ export interface BulkPage {
   done: boolean;
 }
 
-/** JobCompleted without parsing its result when canonical-json.ts can prove the copy exact. */
-function decode(r: EventRow): RecordedEvent {
-  if (r[3] === 'JobCompleted' && r[4] === CURRENT_SCHEMA_VERSION) {
-    const fields = completedFields(r[5]);
-    if (fields) return { stream: r[1], revision: r[2], position: r[0], schemaVersion: r[4], type: 'JobCompleted', data: new CompletedData(fields), recordedAt: r[6] } as unknown as RecordedEvent;
-  }
-  return recorded(r);
-}
-
 /** The pages of the bulk phase, the last one (done) with every row still folded. */
 export function* bulkRead(opts: BulkReadOptions): Generator<BulkPage> {
   const db = new Database(opts.ledgerPath, { readonly: true, fileMustExist: true, timeout: opts.busyTimeoutMs });
@@ -56,7 +42,7 @@ export function* bulkRead(opts: BulkReadOptions): Generator<BulkPage> {
       )
       .raw(true);
     let ops: unknown[] = [];
-    const fold = bulkFold((table, values) => ops.push(table, values), { copyResults: opts.copyResults });
+    const fold = bulkFold((table, values) => ops.push(table, values));
     const toWebhooks = webhooksFilter();
     const take = () => {
       const taken = ops;
@@ -71,13 +57,10 @@ export function* bulkRead(opts: BulkReadOptions): Generator<BulkPage> {
         const rows = page.all(position, head, opts.pageSize);
         if (rows.length === 0) break;
         for (const r of rows) {
-          let e = decode(r);
+          const e = recorded(r);
           let tables = fold.fold(e);
           if (toWebhooks(e)) (tables ??= []).push('webhooks');
-          if (!tables) continue;
-          // The modules get the event as the live projection does, whatever decode() left out.
-          if (e.data instanceof CompletedData) e = recorded(r);
-          ops.push(-1, e, tables);
+          if (tables) ops.push(-1, e, tables);
         }
         position = rows[rows.length - 1]![0];
         yield { ops: take(), events: rows.length, position, head, done: false };

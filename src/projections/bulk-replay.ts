@@ -13,7 +13,7 @@ import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../events/store/port.js';
 import { FOLDED } from './bulk.js';
 import { bulkRead, type BulkPage, type BulkReadOptions } from './bulk-read.js';
-import type { BulkWorkerData, PostedPage } from './bulk-worker.js';
+import type { BulkWorkerData } from './bulk-worker.js';
 import { resultsInLedger } from './job-results.js';
 import { applyModules } from './runner.js';
 import { prepared } from './statements.js';
@@ -48,9 +48,9 @@ const MAX_IN_FLIGHT = 8;
  * out by then, so the modules' SQL can take over from that position.
  */
 export async function bulkReplay(target: Database.Database, opts: BulkReplayOptions): Promise<number> {
-  const read: BulkReadOptions = {
-    ledgerPath: opts.ledgerPath, busyTimeoutMs: opts.busyTimeoutMs, fenceWhenBehind: opts.fenceWhenBehind, pageSize: PAGE, copyResults: !resultsInLedger(target),
-  };
+  // The fold leaves completed jobs' results in the ledger (bulk.ts): the target must be opened so.
+  if (!resultsInLedger(target)) throw new Error('a bulk replay needs a read-model connection that reads results from the ledger (openReadModels resultsIn)');
+  const read: BulkReadOptions = { ledgerPath: opts.ledgerPath, busyTimeoutMs: opts.busyTimeoutMs, fenceWhenBehind: opts.fenceWhenBehind, pageSize: PAGE };
   const writer = pageWriter(target, opts);
   target.exec('BEGIN');
   try {
@@ -75,32 +75,18 @@ export async function bulkReplay(target: Database.Database, opts: BulkReplayOpti
 
 /** Applies pages to the target in one transaction per round; the caller has begun the first. */
 function pageWriter(target: Database.Database, opts: BulkReplayOptions) {
-  // The column that may come as UTF-8 bytes is bound as a blob and stored as the text it encodes:
-  // CAST(blob AS TEXT) takes the bytes as they are, which is what binding the string would store
-  // (and a string it leaves as it is).
-  const inserts = FOLDED.map((t) => {
-    const params = t.columns.map((_, i) => (i === t.bytes ? 'CAST(? AS TEXT)' : '?'));
-    return target.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${params.join(', ')})`);
-  });
+  const inserts = FOLDED.map((t) => target.prepare(`INSERT INTO ${t.name} (${t.columns.join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`));
   const setCheckpoint = prepared(target, 'UPDATE checkpoint SET position = ? WHERE id = 1');
   let position = 0;
   let sinceCommit = 0;
   return {
     position: () => position,
-    apply(page: BulkPage | PostedPage) {
+    apply(page: BulkPage) {
       const ops = page.ops;
-      let cursor = 0;
       for (let i = 0; i < ops.length; ) {
         const table = ops[i] as number;
         if (table >= 0) {
-          const values = ops[i + 1] as unknown[];
-          const column = FOLDED[table]!.bytes;
-          const length = values[column];
-          if (typeof length === 'number') {
-            values[column] = Buffer.from((page as PostedPage).bytes, cursor, length);
-            cursor += length;
-          }
-          inserts[table]!.run(values);
+          inserts[table]!.run(ops[i + 1] as unknown[]);
           i += 2;
         } else {
           applyModules(target, ops[i + 1] as RecordedEvent, ops[i + 2] as string[]);
@@ -135,7 +121,7 @@ function onWorker(read: BulkReadOptions, writer: ReturnType<typeof pageWriter>):
       void worker.terminate();
       reject(err);
     };
-    worker.on('message', (page: PostedPage) => {
+    worker.on('message', (page: BulkPage) => {
       if (finished) return;
       try {
         writer.apply(page);

@@ -8,23 +8,21 @@
 // events; webhooksFilter() skips the job ends they cannot change) and the last catch-up under the
 // ledger lock go through the modules as usual.
 //
-// The fold must write exactly the rows the modules' SQL writes (`projections verify` compares every
-// column; test/projections/bulk.int.test.ts replays one ledger both ways). Anything it does not
+// The fold must write exactly the rows the modules' SQL writes on a connection that leaves results in
+// the ledger, as a rebuild's file does (job-results.ts; `projections verify` compares every column;
+// test/projections/bulk.int.test.ts replays one ledger both ways). Anything it does not
 // model falls back to the SQL, so a new event type is projected right, only not faster:
 //  - an event about a row already written out goes to the module's SQL on that row;
 //  - an event type the fold does not know (one added after this file) first writes every folded row
 //    of the table out, then goes to the module's SQL.
 import { keyIdOfStream, type LedgerEventType } from '../events/ledger.js';
 import type { RecordedEvent } from '../events/store/port.js';
-import type { CompletedFields } from './canonical-json.js';
 
 type Row = Record<string, string | number | null>;
 type Data = Record<string, any>;
 /** Key hashes taken (keys.key_hash is UNIQUE: an INSERT OR IGNORE of a second key with it does nothing). */
 interface Context {
   keyHashes: Set<unknown>;
-  /** Copy a completed job's result into its row, or leave it in the ledger (job-results.ts). */
-  copyResults: boolean;
 }
 type Fold = (rows: Map<string, Row>, id: string, e: RecordedEvent, d: Data, ctx: Context) => void;
 
@@ -158,9 +156,10 @@ const jobs: Table = {
     },
     JobLeaseExtended: update((row, d) => void (row.lease_until = d.leaseUntil), byDataAt),
     JobLeaseReleased: update((row, d) => void Object.assign(row, { worker: null, lease_until: d.at }), byDataAt),
-    JobCompleted: (rows, id, e, d, ctx) => {
+    // The result stays in the ledger: a rebuild's file serves beside the SQLite ledger (job-results.ts).
+    JobCompleted: (rows, id, e, d) => {
       const row = rows.get(id);
-      if (row) Object.assign(row, { status: 'completed', result: ctx.copyResults ? resultJson(d) : null, result_at: e.position, engine_version: d.engineVersion, lease_until: null, updated_at: d.at });
+      if (row) Object.assign(row, { status: 'completed', result_at: e.position, engine_version: d.engineVersion, lease_until: null, updated_at: d.at });
     },
     JobFailed: update((row, d) => void Object.assign(row, { status: 'failed', error_code: d.errorCode, message: d.message, retryable: d.retryable ? 1 : 0, lease_until: null }), byDataAt),
     JobCancelled: update((row, d) => void Object.assign(row, { status: 'cancelled', cancelled_by: d.by, lease_until: null }), byDataAt),
@@ -172,32 +171,8 @@ const jobs: Table = {
   },
 };
 
-/**
- * JobCompleted data read off its stored text (canonical-json.ts proves resultJson is exactly
- * JSON.stringify of the parsed result), so the result is never parsed to be stringified again.
- * Only the folds above see it: an event that goes on to a module's SQL is parsed in full first.
- */
-export class CompletedData {
-  constructor(readonly fields: CompletedFields) {}
-  get jobId() {
-    return this.fields.jobId;
-  }
-  get engineVersion() {
-    return this.fields.engineVersion;
-  }
-  get at() {
-    return this.fields.at;
-  }
-}
-
-const resultJson = (d: Data) => (d instanceof CompletedData ? d.fields.resultJson : JSON.stringify(d.result));
-
-/**
- * The tables the fold writes, in the order of a sink's table index. `bytes`: the column (index)
- * whose text crosses from the reading thread to the writing one as UTF-8 bytes (bulk-worker.ts says
- * why): the jobs' 2 KB results, most of the bytes a rebuild writes. -1: none.
- */
-export const FOLDED = [keys, uploads, jobs].map((t) => ({ name: t.name, columns: t.columns, bytes: t === jobs ? t.columns.indexOf('result') : -1 }));
+/** The tables the fold writes, in the order of a sink's table index. */
+export const FOLDED = [keys, uploads, jobs].map((t) => ({ name: t.name, columns: t.columns }));
 
 /** Receives each row the fold has finished: FOLDED[table].columns' values, in that order. */
 export type RowSink = (table: number, values: unknown[]) => void;
@@ -212,8 +187,8 @@ export interface BulkFold {
   finish(): void;
 }
 
-export function bulkFold(sink: RowSink, opts: { copyResults: boolean }): BulkFold {
-  const ctx: Context = { keyHashes: new Set(), copyResults: opts.copyResults };
+export function bulkFold(sink: RowSink): BulkFold {
+  const ctx: Context = { keyHashes: new Set() };
   const state = [keys, uploads, jobs].map((t, index) => ({ ...t, index, rows: new Map<string, Row>(), written: new Set<string>() }));
   type State = (typeof state)[number];
   // Per event type, the tables that fold it (the others ignore it), looked up once per event.

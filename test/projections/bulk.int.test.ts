@@ -61,7 +61,8 @@ test('a rebuild folding keys, uploads and jobs in memory gives the same rows as 
   writeLedger(ledger, { events: 20_000, keys: 40 });
   addOddCases(ledger);
 
-  const plain = openReadModels(join(dir, 'plain.db'));
+  // Projected as a rebuild projects beside the SQLite ledger: results left in it (job-results.ts).
+  const plain = openReadModels(join(dir, 'plain.db'), undefined, ledger);
   const source = openLedgerSource(ledger);
   replayInto(source, plain);
   source.close();

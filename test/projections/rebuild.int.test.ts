@@ -36,7 +36,8 @@ test('projections is idempotent if run twice: the same events applied again, or 
   const events = await h.svc.store.readAll(0, 10_000);
   const dir = mkdtempSync(join(tmpdir(), 'rc-idem-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const db = openReadModels(join(dir, 'rm.db'));
+  // Projected as the service projects beside its SQLite ledger: results left in it (job-results.ts).
+  const db = openReadModels(join(dir, 'rm.db'), undefined, paths(h.config.dataDir).ledger);
   applyBatch(db, events);
   const once = dump(db);
   applyBatch(db, events);

@@ -57,6 +57,8 @@ interface LedgerUnderTest {
   /** Env knobs every process gets. */
   env: Record<string, string>;
   open(dataDir: string): Promise<EventStore>;
+  /** The SQLite ledger's path, where the service leaves completed jobs' results (projections/job-results.ts). */
+  resultsIn?(dataDir: string): string;
 }
 
 async function allEvents(ledger: LedgerUnderTest, dataDir: string): Promise<RecordedEvent[]> {
@@ -87,7 +89,7 @@ async function checkAtRest(ledger: LedgerUnderTest, dataDir: string, scratch: st
   const events = await allEvents(ledger, dataDir);
   const live = openReadModels(files.readModels);
   const freshPath = join(scratch, `rebuild-${randomBytes(4).toString('hex')}.db`);
-  const fresh = openReadModels(freshPath);
+  const fresh = openReadModels(freshPath, undefined, ledger.resultsIn?.(dataDir));
   try {
     const checkpoint = checkpointOf(live);
     assert.ok(checkpoint <= (events.at(-1)?.position ?? 0), 'the checkpoint never runs ahead of the ledger');
@@ -263,6 +265,7 @@ function crashTest(name: string, skip: string | undefined, setup: () => Promise<
 crashTest('sqlite', undefined, async () => ({
   env: {},
   open: async (dataDir) => new SqliteEventStore(paths(dataDir).ledger),
+  resultsIn: (dataDir) => paths(dataDir).ledger,
   stop: async () => {},
 }));
 
