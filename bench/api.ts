@@ -108,6 +108,16 @@ try {
     const live = new Database(join(dir, 'read-models.db'), { readonly: true });
     live.exec(`VACUUM INTO '${copy}'`);
     live.close();
+    // The service leaves a completed job's result in the SQLite ledger (projections/job-results.ts);
+    // the baseline stays the bare server that reads it inline from the job's row, as before.
+    const bareDb = new Database(copy);
+    const ledgerDb = new Database(join(dir, 'ledger.db'), { readonly: true });
+    const resultOf = ledgerDb.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?');
+    for (const { job_id, result_at } of bareDb.prepare<[], { job_id: string; result_at: number }>("SELECT job_id, result_at FROM jobs WHERE status = 'completed' AND result IS NULL").all()) {
+      bareDb.prepare('UPDATE jobs SET result = ? WHERE job_id = ?').run(JSON.stringify(JSON.parse(resultOf.get(result_at)!.data).result), job_id);
+    }
+    bareDb.close();
+    ledgerDb.close();
     const basePort = await freePort();
     const bare = await start(['--import', 'tsx', join(repoRoot, 'bench/support/baseline-server.ts'), copy, String(basePort)], {}, basePort);
     const bareBase = `http://127.0.0.1:${basePort}`;

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { EventStore } from './events/store/port.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
 import { openLiveReadModels } from './projections/live.js';
+import { copyMissingResults } from './projections/job-results.js';
 import { createPrivately, DIR_MODE, makePrivate } from './private-files.js';
 import { createProjector, type Projector } from './projections/runner.js';
 import { followStore } from './projections/follow.js';
@@ -95,6 +96,8 @@ export async function openService(config: Config, clock: () => Date = () => new 
   const storage = disk ? createDiskStorage(disk, config.storagePublicUrl) : createS3Storage(config.s3, clock);
   // A ledger written before the hash chain existed gets it once (resumable; a no-op once sealed).
   if (store instanceof SqliteEventStore) await store.completeChain();
+  // A node moved off the SQLite ledger keeps rows whose results were left in it (projections/job-results.ts).
+  if (!(store instanceof SqliteEventStore)) await copyMissingResults(readDb(), store);
   // Events appended while no process was projecting (a crash between append and projection).
   await projector.catchUp();
   const master = loadMasterKey(config.dataDir, config.secretsKeyFile);

@@ -10,6 +10,7 @@
 // row right (a copied result is used as it is), and `projections verify` names the rows that differ.
 import Database from 'better-sqlite3';
 import { CURRENT_SCHEMA_VERSION } from '../events/ledger.js';
+import type { EventStore } from '../events/store/port.js';
 import { upcast } from '../events/upcasters.js';
 import { completedFields } from './canonical-json.js';
 
@@ -52,4 +53,23 @@ export function releaseLedger(ledgerPath: string): void {
   const reader = readers.get(ledgerPath);
   readers.delete(ledgerPath);
   reader?.db.close();
+}
+
+/**
+ * For a node whose ledger moved from SQLite to PostgreSQL (`migrate --to postgres` keeps positions,
+ * and the node keeps its read models): rows projected beside the SQLite ledger have no copy, and a
+ * server ledger is not read per request, so their results are copied in once, from the store, before
+ * the node serves. None to copy costs one pass over the completed jobs' index at start.
+ */
+export async function copyMissingResults(db: Database.Database, store: Pick<EventStore, 'readAll'>): Promise<number> {
+  const missing = db
+    .prepare<[], { job_id: string; result_at: number }>("SELECT job_id, result_at FROM jobs WHERE status = 'completed' AND result IS NULL AND result_at IS NOT NULL")
+    .all();
+  const fill = db.prepare('UPDATE jobs SET result = ? WHERE job_id = ?');
+  for (const { job_id, result_at } of missing) {
+    const [e] = await store.readAll(result_at - 1, 1);
+    if (e?.position !== result_at || e.type !== 'JobCompleted') throw new Error(`job ${job_id}: its result is not at ledger position ${result_at} of this store (give the node a fresh DATA_DIR)`);
+    fill.run(JSON.stringify(e.data.result), job_id);
+  }
+  return missing.length;
 }
