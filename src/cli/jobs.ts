@@ -2,7 +2,7 @@
 import { DomainError, OperatorError } from '../commands/errors.js';
 import { cancelJob } from '../commands/partner.js';
 import { keyById } from '../projections/identity.js';
-import { jobById, listJobs, type JobStatus } from '../projections/jobs.js';
+import { jobById, listJobs, resultOf, type JobStatus } from '../projections/jobs.js';
 import { printJson, UsageError, type Command } from './command.js';
 
 const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
@@ -48,7 +48,7 @@ export const jobs: Record<string, Command> = {
       const svc = await service();
       const row = jobById(svc.readDb(), positionals[0]!);
       if (!row) throw new OperatorError(`no job ${positionals[0]}`);
-      printJson(out, { ...row, result: row.result ? JSON.parse(row.result) : null, retryable: row.retryable === null ? null : row.retryable === 1 });
+      printJson(out, { ...row, result: resultOf(row), retryable: row.retryable === null ? null : row.retryable === 1 });
     },
   },
 };

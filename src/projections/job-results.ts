@@ -9,10 +9,8 @@
 // `resultsIn`), not by the file: a file written one way and caught up the other still serves every
 // row right (a copied result is used as it is), and `projections verify` names the rows that differ.
 import Database from 'better-sqlite3';
-import { CURRENT_SCHEMA_VERSION } from '../events/ledger.js';
 import type { EventStore } from '../events/store/port.js';
 import { upcast } from '../events/upcasters.js';
-import { completedFields } from './canonical-json.js';
 
 /** Read-model connections whose results stay in the ledger at this path. */
 const ledgerOf = new WeakMap<Database.Database, string>();
@@ -27,11 +25,8 @@ export function keepResultsInLedger(db: Database.Database, ledgerPath: string): 
 /** Whether `db` projects a completed job without copying its result (jobs.ts, bulk.ts). */
 export const resultsInLedger = (db: Database.Database): boolean => ledgerOf.has(db);
 
-/**
- * The result's JSON text, exactly what the copy would hold (JSON.stringify of the event's result):
- * sliced off the stored text when canonical-json.ts proves that equal, else parsed and stringified.
- */
-export function resultFromLedger(db: Database.Database, position: number): string {
+/** The result of the JobCompleted event at `position`, parsed (upcast as any read of the ledger is). */
+export function resultFromLedger(db: Database.Database, position: number): unknown {
   const path = ledgerOf.get(db);
   if (path === undefined) throw new Error(`a job's result is in the ledger (position ${position}) but this read-model connection was opened without it`);
   let reader = readers.get(path);
@@ -43,9 +38,7 @@ export function resultFromLedger(db: Database.Database, position: number): strin
   }
   const row = reader.event.get(position);
   if (row?.type !== 'JobCompleted') throw new Error(`ledger position ${position} is not a JobCompleted event`);
-  const fast = row.schema_version === CURRENT_SCHEMA_VERSION ? completedFields(row.data) : undefined;
-  if (fast) return fast.resultJson;
-  return JSON.stringify(upcast({ type: row.type, data: JSON.parse(row.data), schemaVersion: row.schema_version }).data.result);
+  return upcast({ type: row.type, data: JSON.parse(row.data), schemaVersion: row.schema_version }).data.result;
 }
 
 /** Closes the ledger's read connection (a later read opens it again). */

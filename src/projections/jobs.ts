@@ -59,6 +59,7 @@ export interface JobRow {
   attempt: number;
   worker: string | null;
   lease_until: string | null;
+  /** JSON.stringify of the result when the table copies it; null when it is left in the ledger: read it with resultOf(). */
   result: string | null;
   engine_version: string | null;
   error_code: string | null;
@@ -72,10 +73,7 @@ export interface JobRow {
   started_seq: number | null;
   /** Global position of JobQueued: a stable, gap-tolerant creation order for listing and paging. */
   seq: number;
-  /**
-   * Global position of JobCompleted. Where the read model keeps results in the ledger
-   * (job-results.ts), `result` is null in the table and jobById() reads it from there.
-   */
+  /** Global position of JobCompleted: where the result is in the ledger (job-results.ts). */
   result_at: number | null;
   created_at: string;
   updated_at: string;
@@ -147,16 +145,26 @@ export function apply(db: Database.Database, e: RecordedEvent): void {
  * when completed, error_code and message only when failed.
  */
 export function presentJob(row: JobRow) {
-  if (row.status === 'completed' && row.result) return { job_id: row.job_id, status: row.status, result: JSON.parse(row.result) };
+  const result = row.status === 'completed' ? resultOf(row) : null;
+  if (result !== null) return { job_id: row.job_id, status: row.status, result };
   if (row.status === 'failed') return { job_id: row.job_id, status: row.status, error_code: row.error_code ?? 'analysis_failed', message: row.message ?? 'The analysis job failed.' };
   return { job_id: row.job_id, status: row.status };
 }
 
-/** The job's row, its result read from the ledger when the table does not hold a copy (job-results.ts). */
+/** Results jobById() read from the ledger, parsed (typed as JSON.parse types it). */
+const readFromLedger = new WeakMap<JobRow, any>();
+
+/** The job's row; a result the table does not copy (job-results.ts) is read from the ledger, for resultOf(). */
 export function jobById(db: Database.Database, jobId: string): JobRow | undefined {
   const row = prepared<[string], JobRow>(db, 'SELECT * FROM jobs WHERE job_id = ?').get(jobId);
-  if (row?.status === 'completed' && row.result === null && row.result_at !== null) row.result = resultFromLedger(db, row.result_at);
+  if (row?.status === 'completed' && row.result === null && row.result_at !== null) readFromLedger.set(row, resultFromLedger(db, row.result_at));
   return row;
+}
+
+/** A completed job's result, parsed, wherever it is kept; null when there is none. */
+export function resultOf(row: JobRow): any {
+  if (readFromLedger.has(row)) return readFromLedger.get(row);
+  return row.result === null ? null : JSON.parse(row.result);
 }
 
 export interface JobListQuery {
