@@ -84,8 +84,9 @@ export function bulkLoadMode(db: Database.Database): () => void {
 }
 
 /**
- * Bigger pages for a fresh generation file: a completed job's row (its 2 KB result) fills most of a
- * 4 KB page, so rows spill and pages split; 16 KB pages hold several. Must be set before the first table.
+ * Bigger pages for a fresh generation file. Chosen when a completed job's row carried its 2 KB
+ * result (it filled most of a 4 KB page); with results left in the ledger (job-results.ts) rows are
+ * small and the size matters less: kept, not measured again. Must be set before the first table.
  */
 export function createWithPageSize(file: string, bytes: number): void {
   const db = new Database(file);
