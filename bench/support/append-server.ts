@@ -1,8 +1,8 @@
 // The HTTP side of bench:api's submit-only baseline: bare fastify answering POST /v1/jobs with one
 // raw append per request (SpotClaimed + JobQueued and their hash rows, one transaction, the
 // service's tables and pragmas: raw-appends.ts), no auth, schemas, command handling, storage or
-// projection. Driven by the same load client at the same connections as the service, it shows the
-// client can go faster than the service is measured at.
+// projection; and /v1/echo, the same answer with nothing written: driven by the same load client
+// at the same connections as the service, it shows how fast the client itself can go.
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { batchWriter } from '../../src/events/store/sqlite-batch.js';
@@ -32,5 +32,7 @@ app.post<{ Body: { upload_handle: string; exercise_id: string } }>('/v1/jobs', a
   heads.set(stream, r.nextRevision);
   return reply.code(201).send({ job_id: jobId, status: 'queued' });
 });
+// The load client's ceiling: the same request answered at once, nothing written.
+app.post('/v1/echo', async (_req, reply) => reply.code(201).send({ job_id: randomUUID(), status: 'queued' }));
 app.get('/livez', async () => ({ status: 'ok' }));
 await app.listen({ host: '127.0.0.1', port: Number(port) });

@@ -2,8 +2,9 @@
 // before the clock, then only POST /v1/jobs, driven by autocannon at each concurrency, of one
 // partner or spread over several; against raw appends of the same rows (raw-appends.ts, shape
 // `submit`: one transaction per job) from as many processes as connections, and against a bare
-// HTTP server doing those appends (append-server.ts) driven by the same client: that one going
-// faster than the service shows the client is not what limits the service's figure.
+// HTTP server doing those appends (append-server.ts, one commit per request, no group commit)
+// driven by the same client, and the client's own ceiling (that server answering without writing):
+// a ceiling above the service's rate shows the client is not what limits the service's figure.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -15,6 +16,8 @@ export interface SubmitCase {
   keys: number;
   service: number;
   bareHttp: number;
+  /** The client against a server that writes nothing (its ceiling). */
+  client: number;
   raw: number;
   p99Ms: number;
   errors: number;
@@ -109,8 +112,9 @@ export async function submitOnly(opts: {
         process.stderr.write(`submit only: ${keys} keys, ${connections} connections: ${spots.length} spots ready\n`);
         const service = await drive(`${opts.base}/v1/jobs`, connections, spots);
         const bareHttp = await drive(`http://127.0.0.1:${port}/v1/jobs`, connections, spots);
+        const client = await drive(`http://127.0.0.1:${port}/v1/echo`, connections, spots);
         const raw = await rawAppends(join(opts.dir, `raw-submit-${keys}-${connections}.db`), connections, opts.seconds);
-        out.push({ connections, keys, service: service.perSecond, bareHttp: bareHttp.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors });
+        out.push({ connections, keys, service: service.perSecond, bareHttp: bareHttp.perSecond, client: client.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors });
       }
     }
   } finally {
