@@ -265,5 +265,10 @@ try {
     console.log(`  ratio ${(onPostgres.service.perSecond / onPostgres.raw).toFixed(2)}; service on PostgreSQL / on SQLite ${subs ? (onPostgres.service.perSecond / subs.perSecond).toFixed(2) : '-'}`);
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  // A failed run may leave a server writing there: say so rather than hide the run's own error.
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch (err) {
+    console.error(`bench:api: could not remove ${dir}: ${String(err)}`);
+  }
 }

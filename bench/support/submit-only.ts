@@ -113,7 +113,7 @@ export async function submitOnly(opts: {
         const service = await drive(`${opts.base}/v1/jobs`, connections, spots);
         const bareHttp = await drive(`http://127.0.0.1:${port}/v1/jobs`, connections, spots);
         const client = await drive(`http://127.0.0.1:${port}/v1/echo`, connections, spots);
-        const raw = await rawAppends(join(opts.dir, `raw-submit-${keys}-${connections}.db`), connections, opts.seconds);
+        const raw = await rawAppends(join(opts.dir, `raw-submit-${out.length}.db`), connections, opts.seconds);
         out.push({ connections, keys, service: service.perSecond, bareHttp: bareHttp.perSecond, client: client.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors });
       }
     }
