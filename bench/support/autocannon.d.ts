@@ -27,6 +27,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Seconds from the connections' start to the end (10 ms resolution). */
+    duration: number;
     '2xx': number;
   }
   function autocannon(opts: Options): Promise<Result>;
