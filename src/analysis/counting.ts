@@ -115,6 +115,8 @@ export interface CountOptions {
    * a period are one rep read twice.
    */
   period?: number;
+  /** Frames whose progress is read on joints the model only guessed (ExerciseDef.guessed). */
+  guessed?: readonly boolean[];
 }
 
 /** Consecutive attempts whose peaks are closer than `minGap` frames become one. */
@@ -161,6 +163,19 @@ export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'en
 }
 
 /**
+ * Whether the attempt's top was read on guessed joints: a frame of it at full relative range whose
+ * joints the model placed without seeing them. Its height is then not measured, as with a hidden
+ * top (hiddenTop), so the absolute floor does not judge it. This is what makes the count the same
+ * whichever way the person faces: a rear-diagonal row's pulled-in hands read unseen one way and
+ * guessed (at the wrong place, 0.24-0.41 of a pull) the other way; both tops are out of sight.
+ */
+export function guessedTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end'>, guessed: readonly boolean[] | undefined): boolean {
+  if (!guessed) return false;
+  for (let j = a.start; j <= a.end; j++) if (guessed[j] && rel[j]! >= relativeThresholds.full) return true;
+  return false;
+}
+
+/**
  * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
  * from both the relative peak and the absolute one. `peakProgress` stays absolute (rules read it).
  */
@@ -187,7 +202,8 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
-    const valid = a.returned && ((relPeak >= relativeThresholds.full && peakProgress >= ABS_FLOOR) || hiddenTop(rel, a)) &&
+    const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
+    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a)) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
     return { ...a, peak, peakProgress, valid };
   });

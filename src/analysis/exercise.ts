@@ -118,6 +118,13 @@ export interface ExerciseDef {
    * left knee drives while the right one returns in mountain climbers): never merged into one.
    */
   alternatingSides?: boolean;
+  /**
+   * The joints the progress reads are only guessed on this frame: seen, but not surely (the model
+   * places a hand hidden behind the torso somewhere instead of calling it unseen, and which of the
+   * two it does depends on which way the person faces). A rep whose top is read on guessed frames
+   * has no measured height: its validity rests on the set's own range (counting.ts).
+   */
+  guessed?(f: FrameCtx): boolean;
   thresholds?: Thresholds;
   /** Frames per second to analyse when the default is too few for the movement's speed. */
   sampleFps?: number;

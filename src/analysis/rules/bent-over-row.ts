@@ -3,7 +3,7 @@
 // shoulder in arm lengths (with the pose model's depth, so a pull toward a camera behind or in
 // front still reads), blended with the elbow bend; each arm is also counted alone for one-arm rows.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
-import type { Side } from '../signals.js';
+import { joint, type Side } from '../signals.js';
 import { elbowAngle, extreme, graded, repSide, round, sideOn } from './common.js';
 import { maxOf, torsoTilt } from './body.js';
 import { handReach, meanFinite } from './reach.js';
@@ -40,6 +40,13 @@ const bothArms = (f: FrameCtx) => {
   return v.length ? Math.max(...v) : NaN;
 };
 
+/**
+ * A wrist seen under this confidence is placed, not seen: at the top of a row filmed from behind or
+ * a rear diagonal the model gives the hand hidden by the torso 0.3-0.5 (and at the wrong place) or
+ * under 0.3, depending on which way the person faces; a hand in view reads 0.8-1.
+ */
+const SURE = 0.5;
+
 export const bentOverRow: ExerciseDef = {
   id: 'bent-over-row',
   name: 'Bent-over row',
@@ -50,6 +57,7 @@ export const bentOverRow: ExerciseDef = {
   signal: 'hand distance from the shoulder (1 to 0.5 arm lengths, with depth) blended with the elbow bend (165 to 90 deg), on the arm that pulls higher',
   progress: bothArms,
   progressSides: (f) => [pullProgress(f, 'left'), pullProgress(f, 'right')],
+  guessed: (f) => Math.max(f.p[joint('left', 'wrist')]!.score, f.p[joint('right', 'wrist')]!.score) < SURE,
   // Hinged forward. Not "on the feet": a one-arm row kneels on a bench with one leg, and the
   // torso turns with the pull, so a fifteen-degree tilt is all that is asked (standing tall is out).
   gate: (f) => !(torsoTilt(f) < 15),
