@@ -2,7 +2,7 @@
 // definitions read. Keeping exercises as data + small pure functions is what lets one engine serve
 // the whole catalog.
 import type { AnyPose, Keypoint } from './pose.js';
-import { bestSide, dist, joint, limbLength, pairPoint, smoothPoses, windowedScale } from './signals.js';
+import { dist, joint, limbLength, onBestSide, pairPoint, smoothPoses, windowedScale } from './signals.js';
 import type { Thresholds } from './reps.js';
 
 export type CameraAngle = 'front' | 'side' | 'diagonal';
@@ -31,10 +31,7 @@ export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[
     const s = pairPoint(p, 'shoulder'), h = pairPoint(p, 'hip');
     return s && h ? dist(s, h) : NaN;
   }), half);
-  const thighLen = windowedScale(raw((p) => {
-    const s = bestSide(p, ['hip', 'knee']);
-    return s ? dist(p[joint(s, 'hip')]!, p[joint(s, 'knee')]!) : NaN;
-  }), half);
+  const thighLen = windowedScale(raw((p) => onBestSide(p, ['hip', 'knee'], (s) => dist(p[joint(s, 'hip')]!, p[joint(s, 'knee')]!))), half);
   return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]!, thighLen: thighLen[i]! }));
 }
 

@@ -46,17 +46,32 @@ export function pairPoint(p: Keypoint[], j: Joint): Keypoint | null {
 
 /** The side whose chain of joints is seen most confidently, or null if neither is seen. */
 export function bestSide(p: Keypoint[], joints: Joint[]): Side | null {
+  const [s] = bestSides(p, joints);
+  return s ?? null;
+}
+
+/**
+ * The best-seen side, or both when the model gives the two chains the same confidence (as it can
+ * a synthetic or a symmetric pose): naming 'left' there would read a different limb on the same
+ * set filmed mirrored. Empty when neither is seen.
+ */
+export function bestSides(p: Keypoint[], joints: Joint[]): Side[] {
   const conf = (s: Side) => Math.min(...joints.map((j) => p[joint(s, j)]!.score));
   const l = conf('left'), r = conf('right');
-  if (Math.max(l, r) < VISIBLE) return null;
-  return l >= r ? 'left' : 'right';
+  if (Math.max(l, r) < VISIBLE) return [];
+  return l === r ? ['left', 'right'] : [l > r ? 'left' : 'right'];
+}
+
+/** A reading on the best-seen side, the mean of both sides' on a tie (bestSides); NaN when unseen. */
+export function onBestSide(p: Keypoint[], joints: Joint[], read: (s: Side) => number): number {
+  const v = bestSides(p, joints).map(read);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
 }
 
 /** A joint angle on the best-seen side (e.g. knee: hip-knee-ankle), NaN when unseen. */
 export function sideAngle(p: Keypoint[], a: Joint, b: Joint, c: Joint, side?: Side): number {
-  const s = side ?? bestSide(p, [a, b, c]);
-  if (!s) return NaN;
-  const A = p[joint(s, a)]!, B = p[joint(s, b)]!, C = p[joint(s, c)]!;
+  if (!side) return onBestSide(p, [a, b, c], (s) => sideAngle(p, a, b, c, s));
+  const A = p[joint(side, a)]!, B = p[joint(side, b)]!, C = p[joint(side, c)]!;
   if (Math.min(A.score, B.score, C.score) < VISIBLE) return NaN;
   return angleAt(A, B, C);
 }
@@ -66,11 +81,9 @@ export function bothAngles(p: Keypoint[], a: Joint, b: Joint, c: Joint): [number
   return [sideAngle(p, a, b, c, 'left'), sideAngle(p, a, b, c, 'right')];
 }
 
-/** Limb length (sum of its two segments) on the best side, NaN when unseen. */
+/** Limb length (sum of its two segments) on the best side (onBestSide), NaN when unseen. */
 export function limbLength(p: Keypoint[], a: Joint, b: Joint, c: Joint): number {
-  const s = bestSide(p, [a, b, c]);
-  if (!s) return NaN;
-  return dist(p[joint(s, a)]!, p[joint(s, b)]!) + dist(p[joint(s, b)]!, p[joint(s, c)]!);
+  return onBestSide(p, [a, b, c], (s) => dist(p[joint(s, a)]!, p[joint(s, b)]!) + dist(p[joint(s, b)]!, p[joint(s, c)]!));
 }
 
 /**

@@ -38,7 +38,7 @@ function mirrored(f: PoseFrame): PoseFrame {
 
 /** What the count says: each attempt's times and validity, in order. */
 function count(d: ExerciseDef, poses: PoseFrame[]) {
-  return analyzePoses(d, poses, FPS).result.repetitions.map((r) => ({ start: r.start_ms, end: r.end_ms, valid: r.is_valid_rep }));
+  return analyzePoses(d, poses, FPS).result.repetitions.map((r) => ({ start: r.start_time_ms, end: r.end_time_ms, valid: r.is_valid_rep }));
 }
 
 function assertSameMirrored(d: ExerciseDef, poses: PoseFrame[], expectValid: number, what: string) {

@@ -2,7 +2,7 @@
 // but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
-import { bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -27,9 +27,9 @@ export function standingHipHeight(frames: FrameCtx[]): number {
  */
 export function thighProgress(f: FrameCtx, side?: Side | null): number {
   // The rules pass the rep's side (repSide); the counter reads the best-seen side of each frame.
-  const s = side ?? bestSide(f.p, ['hip', 'knee']);
-  if (!s || !(f.thighLen > 0) || !seenOn(f, s, ['hip', 'knee'])) return NaN;
-  const hip = f.p[joint(s, 'hip')]!, knee = f.p[joint(s, 'knee')]!;
+  if (!side) return onBestSide(f.p, ['hip', 'knee'], (s) => thighProgress(f, s));
+  if (!(f.thighLen > 0) || !seenOn(f, side, ['hip', 'knee'])) return NaN;
+  const hip = f.p[joint(side, 'hip')]!, knee = f.p[joint(side, 'knee')]!;
   return (1 - (knee.y - hip.y) / f.thighLen) / 0.9;
 }
 
