@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ENV } from '../malloc-env.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const childScript = join(here, 'child.mjs');
@@ -182,7 +183,8 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
   ];
   const readOnly = [here, script, ...packages, ...place.mounts];
   const [cmd, ...rest] = confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages));
-  return spawn(cmd!, rest, { stdio: [stdin, 'pipe', 'pipe'], env: {} });
+  // No inherited environment (no credentials): only glibc's allocator settings (malloc-env.ts).
+  return spawn(cmd!, rest, { stdio: [stdin, 'pipe', 'pipe'], env: { ...MALLOC_ENV } });
 }
 
 /**
