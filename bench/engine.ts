@@ -14,16 +14,25 @@ import { loadLabels, videosDir } from './eval.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
 import { looped } from '../test/support/videos.js';
+import { shortClip } from './support/clip.js';
 
 interface Measure {
   mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; cpuMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings;
-  /** Peak of the engine's and its decoder processes' resident sets added up (sampled by the parent). */
-  jobPeakMb?: number;
-  /** The same counting each page once (Node's code, shared by both, once). */
-  jobDistinctMb?: number;
+  /** Job memory, sampled from the parent while the job runs (see JobMemory). */
+  job?: JobMemory;
   /** The decoder's own peak (its watchdog's reading). */
   decoderPeakMb?: number;
 }
+
+/**
+ * A job's memory, the highest of each figure over the samples (MB): `rss` the engine process and
+ * the job's own decoder (the oldest decoder under it) with their resident sets added up as ps does,
+ * Node's code counted in each: issue 22's figure, target under 300 MB; `pss` the same two
+ * processes' proportional sets (/proc/PID/smaps_rollup: a page shared by n processes counts 1/n);
+ * `treeRss` every process under the engine, the next job's decoder started ahead included;
+ * `treeOnce` that tree counting each page once.
+ */
+interface JobMemory { rss: number; pss: number; treeRss: number; treeOnce: number; engineRss: number; decoderRss: number }
 
 /** Resident set of a process, MB, from /proc (0 when it is gone). */
 function rssOf(pid: number): number {
@@ -32,6 +41,36 @@ function rssOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** Proportional set size of a process, MB (0 when it is gone). */
+function pssOf(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** When a process started, in clock ticks since boot (0 when it is gone): orders the decoders. */
+function startOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Decoder processes (decoder/child.mjs, through their sandbox's set-up) among `pids`. */
+function decodersOf(pids: number[]): number[] {
+  return pids.filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.mjs');
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** `root` and every process below it (the engine and its decoders), from /proc. */
@@ -90,22 +129,31 @@ function distinctMb(pids: number[]): number {
 }
 
 /**
- * Samples a running measurement's process tree every 100 ms, from this (parent) process: the
- * highest total of the resident sets as `ps` adds them up (pages shared between the processes
- * counted in each), and the highest total counting each page once.
+ * Samples a running job's process tree every 100 ms, from this (parent) process: the engine (and
+ * any helper under it that is no decoder), the job's own decoder (the oldest one; the next job's,
+ * started ahead, is younger) and the whole tree (JobMemory).
  */
-function sampleTree(root: number): () => { rssMb: number; distinctMb: number } {
-  let rss = 0;
-  let distinct = 0;
+function sampleTree(root: number): () => JobMemory {
+  const peak: JobMemory = { rss: 0, pss: 0, treeRss: 0, treeOnce: 0, engineRss: 0, decoderRss: 0 };
   const sample = () => {
     const pids = treeOf(root);
-    rss = Math.max(rss, pids.reduce((a, p) => a + rssOf(p), 0));
-    distinct = Math.max(distinct, distinctMb(pids));
+    const decoders = decodersOf(pids).sort((a, b) => startOf(a) - startOf(b));
+    const engine = pids.filter((p) => !decoders.includes(p));
+    const own = decoders.slice(0, 1);
+    const sum = (ps: number[], f: (p: number) => number) => ps.reduce((a, p) => a + f(p), 0);
+    const e = sum(engine, rssOf), d = sum(own, rssOf);
+    peak.engineRss = Math.max(peak.engineRss, e);
+    peak.decoderRss = Math.max(peak.decoderRss, d);
+    peak.rss = Math.max(peak.rss, e + d);
+    peak.pss = Math.max(peak.pss, sum([...engine, ...own], pssOf));
+    peak.treeRss = Math.max(peak.treeRss, sum(pids, rssOf));
+    peak.treeOnce = Math.max(peak.treeOnce, distinctMb(pids));
   };
   const timer = setInterval(sample, 100);
   return () => {
     clearInterval(timer);
-    return { rssMb: rss, distinctMb: distinct };
+    sample();
+    return peak;
   };
 }
 
@@ -170,20 +218,40 @@ function runAnalysis(path: string, exercise: string): Promise<Measure> {
 /**
  * A job's memory as a worker holds it: the clip analysed through an engine host (the engine
  * process a worker runs, models loaded, its decoder started ahead and the next one started during
- * the job), the engine process and every decoder under it sampled from here while the job runs.
+ * the job), the engine process and every process under it sampled from here while the job runs.
+ * The host runs a one-second job first, unsampled, so each measured job finds the engine as a
+ * worker's next job does (models loaded, a job run before it), not the models' loading.
  */
 let host: EngineHost | undefined;
-async function jobMemory(path: string, exercise: string): Promise<{ rssMb: number; distinctMb: number; decoderMb: number }> {
-  host ??= createEngineHost();
-  host.warm(1);
-  const engines = () => treeOf(process.pid).filter((p) => p !== process.pid);
-  // Wait for the engine process to be up (it loads its models at start), then sample its tree.
-  for (let i = 0; i < 600 && engines().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-  const root = engines()[0]!;
+async function jobMemory(path: string, exercise: string): Promise<JobMemory & { decoderMb: number }> {
+  if (!host) {
+    host = createEngineHost();
+    const dir = mkdtempSync(join(tmpdir(), 'bench-engine-warm-'));
+    try {
+      const clip = await shortClip(1);
+      writeFileSync(join(dir, 'warm.mp4'), clip.bytes);
+      await host.analyzeForJob({ videoPath: join(dir, 'warm.mp4'), exerciseId: clip.exercise });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const root = treeOf(process.pid).find((p) => p !== process.pid && !decodersOf([p]).length && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('engine-child'));
+  if (!root) throw new Error('no engine process under the bench');
   const stop = sampleTree(root);
   await host.analyzeForJob({ videoPath: path, exerciseId: exercise });
   return { ...stop(), decoderMb: host.stats().decoderPeakRssMb };
 }
+
+/** The clip's analysis in a fresh process (timings), then its job memory through the engine host. */
+async function withJobMemory(path: string, exercise: string): Promise<Measure> {
+  const a = await runAnalysis(path, exercise);
+  const { decoderMb, ...job } = await jobMemory(path, exercise);
+  return { ...a, job, decoderPeakMb: decoderMb };
+}
+
+/** Table columns of a JobMemory: the job's figure first. */
+const JOB_COLUMNS = ['job MB', 'job PSS', 'job engine', 'job decoder', 'with next MB', 'once MB'];
+const jobCells = (m: JobMemory) => [m.rss, m.pss, m.engineRss, m.decoderRss, m.treeRss, m.treeOnce].map((v) => v.toFixed(0));
 
 /** The same measurement without blocking, so two can run at once (one job per core). */
 function runChildAsync(mode: Measure['mode'], path: string, exercise: string): Promise<Measure> {
@@ -212,29 +280,32 @@ async function main() {
     return;
   }
   console.log(`engine ${createPoseEngine().version}; decode at the engine's rate (${ENGINE_FPS} fps, or the exercise's own), max side ${defaultDecodeOptions.maxSide}px; one job at a time`);
-  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'CPU RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'engine MB', 'decoder MB', 'job MB', 'job MB once']];
-  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0, cpu = 0, decCpu = 0, jobPeak = 0, jobPeakClip = '', jobOnce = 0, jobOnceClip = '';
+  const rows = [['clip', 'video s', 'decode s', 'decode RTF', 'analyze s', 'analyze RTF', 'CPU RTF', 'ms/frame', 'decode ms/f', 'landmarks ms/f', 'detector ms/run', 'runs', 'warp ms/f', 'engine MB', 'decoder MB', ...JOB_COLUMNS]];
+  let vid = 0, wall = 0, peak = 0, decWall = 0, frames = 0, cpu = 0, decCpu = 0;
+  const worst: Partial<Record<keyof JobMemory, { mb: number; clip: string }>> = {};
   const sum: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
   for (const l of labels) {
     const path = join(videosDir, l.file);
     const d = runChild('decode', path, l.exercise);
-    const a = { ...(await runAnalysis(path, l.exercise)), ...(await jobMemory(path, l.exercise).then((m) => ({ jobPeakMb: m.rssMb, jobDistinctMb: m.distinctMb, decoderPeakMb: m.decoderMb }))) };
+    const a = await withJobMemory(path, l.exercise);
     vid += a.videoMs; wall += a.wallMs; peak = Math.max(peak, a.peakRssMb);
-    if (a.jobPeakMb! > jobPeak) { jobPeak = a.jobPeakMb!; jobPeakClip = l.file; }
-    if (a.jobDistinctMb! > jobOnce) { jobOnce = a.jobDistinctMb!; jobOnceClip = l.file; } decWall += d.wallMs; frames += a.frames; cpu += a.cpuMs; decCpu += d.cpuMs;
+    for (const k of Object.keys(a.job!) as (keyof JobMemory)[]) if (a.job![k] > (worst[k]?.mb ?? 0)) worst[k] = { mb: a.job![k], clip: l.file };
+    decWall += d.wallMs; frames += a.frames; cpu += a.cpuMs; decCpu += d.cpuMs;
     const p = a.pose!;
     for (const k of Object.keys(sum) as (keyof PoseTimings)[]) sum[k] += p[k];
     rows.push([l.file, (a.videoMs / 1000).toFixed(1), (d.wallMs / 1000).toFixed(2), (d.videoMs / d.wallMs).toFixed(1),
       (a.wallMs / 1000).toFixed(2), (a.videoMs / a.wallMs).toFixed(2), (a.videoMs / a.cpuMs).toFixed(2), (a.wallMs / a.frames).toFixed(1), (d.wallMs / d.frames).toFixed(1),
       (p.landmarkMs / p.frames).toFixed(1), p.detections ? (p.detectorMs / p.detections).toFixed(1) : '-', String(p.detections),
-      (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), a.jobPeakMb!.toFixed(0), a.jobDistinctMb!.toFixed(0)]);
+      (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]);
   }
   print(rows);
   console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)} ` +
     `(decoding alone, same run: RTF ${(vid / decWall).toFixed(1)}); highest peak RSS ${peak.toFixed(0)} MB`);
-  console.log(`memory per job, engine and decoders together (the engine process a worker runs and every decoder under it, the next one ` +
-    `started ahead included, sampled every 100 ms): ${jobOnce.toFixed(0)} MB at most counting each page once (${jobOnceClip}); ` +
-    `${jobPeak.toFixed(0)} MB adding up their resident sets as ps does, Node's code counted in each (${jobPeakClip}); target under 300 MB`);
+  const w = (k: keyof JobMemory) => `${worst[k]!.mb.toFixed(0)} MB (${worst[k]!.clip})`;
+  console.log(`memory per job, engine and decoder together (the engine process a worker runs and the job's decoder, resident sets ` +
+    `added up as ps does, sampled every 100 ms): ${w('rss')} at most, target under 300 MB; engine ${w('engineRss')}, decoder ` +
+    `${w('decoderRss')}; their PSS (smaps_rollup) ${w('pss')}; with the next job's decoder started ahead ${w('treeRss')}, ` +
+    `${w('treeOnce')} counting each page once`);
   console.log(`CPU time (node + ffmpeg), i.e. one job on a core of its own: ${(cpu / 1000).toFixed(1)} s, RTF ${(vid / cpu).toFixed(2)} ` +
     `= ${(cpu / frames).toFixed(1)} ms per frame; decoding alone ${(decCpu / frames).toFixed(1)} ms per frame, RTF ${(vid / decCpu).toFixed(1)}; ` +
     `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
@@ -259,14 +330,13 @@ async function main() {
   try {
     const long = join(dir, 'ten-minutes.mp4');
     writeFileSync(long, await looped(join(videosDir, longest.file), 600));
-    const withMemory = async (p: string) => ({ ...(await runAnalysis(p, longest.exercise)), ...(await jobMemory(p, longest.exercise).then((m) => ({ jobPeakMb: m.rssMb, jobDistinctMb: m.distinctMb, decoderPeakMb: m.decoderMb }))) });
-    const short = await withMemory(join(videosDir, longest.file));
-    const a = await withMemory(long);
+    const short = await withJobMemory(join(videosDir, longest.file), longest.exercise);
+    const a = await withJobMemory(long, longest.exercise);
     console.log(`\nlong video (${longest.file} looped): ${(a.videoMs / 1000).toFixed(0)} s, analysed in ${(a.wallMs / 1000).toFixed(0)} s, ` +
       `RTF ${(a.videoMs / a.wallMs).toFixed(2)} (CPU RTF ${(a.videoMs / a.cpuMs).toFixed(2)}), ${a.valid} valid reps`);
-    print([['video', 'length s', 'engine MB', 'decoder MB', 'job MB', 'job MB once'],
-      [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0), short.decoderPeakMb!.toFixed(0), short.jobPeakMb!.toFixed(0), short.jobDistinctMb!.toFixed(0)],
-      ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), a.jobPeakMb!.toFixed(0), a.jobDistinctMb!.toFixed(0)]]);
+    print([['video', 'length s', 'engine MB', 'decoder MB', ...JOB_COLUMNS],
+      [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0), short.decoderPeakMb!.toFixed(0), ...jobCells(short.job!)],
+      ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
