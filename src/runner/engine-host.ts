@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type AnalysisOutput } from '../analysis/engine.js';
 import { createPoseEngine, type PoseEngineOptions } from '../analysis/index.js';
-import { MALLOC_ENV } from '../analysis/malloc-env.js';
+import { ENGINE_MALLOC_ENV } from '../analysis/malloc-env.js';
 import type { AnalysisResult } from '../analysis/result.js';
 import type { ChildMessage, EngineStats, HostMessage, JobOutput } from './engine-protocol.js';
 import type { PoseReuse } from './pose-cache.js';
@@ -88,7 +88,7 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
     const child = fork(childPath, [], {
       // --expose-gc: the pose models' bytes are collected once their sessions are made (pose/models.ts).
       execArgv: ['--import', import.meta.resolve('tsx'), `--max-old-space-size=${maxHeapMb}`, '--expose-gc'],
-      env: { ...process.env, ...MALLOC_ENV, ENGINE_OPTIONS: JSON.stringify(engineOpts), DECODER_STAGE_DIR: stages },
+      env: { ...process.env, ...ENGINE_MALLOC_ENV, ENGINE_OPTIONS: JSON.stringify(engineOpts), DECODER_STAGE_DIR: stages },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
     });

@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { confinedArgv, confinement, INSIDE_INPUT } from '../../src/analysis/decoder/confine.js';
 import { budgetFor, decoderVersion, networkIsolation, spawnDecoder, spawnWarmDecoder } from '../../src/analysis/decoder/sandbox.js';
-import { MALLOC_ENV } from '../../src/analysis/malloc-env.js';
+import { DECODER_MALLOC_ENV } from '../../src/analysis/malloc-env.js';
 import { makeVideo } from '../support/videos.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
@@ -66,7 +66,7 @@ test('the decoder process reads only its input: no other file, no write, no proc
     assert.equal(res.passwd, 'ERR_ACCESS_DENIED');
     assert.equal(res.write, 'ERR_ACCESS_DENIED');
     assert.equal(res.spawn, 'ERR_ACCESS_DENIED');
-    assert.equal(res.env, Object.keys(MALLOC_ENV).sort().join(','), 'no inherited environment (no credentials): glibc allocator settings only');
+    assert.equal(res.env, Object.keys(DECODER_MALLOC_ENV).sort().join(','), 'no inherited environment (no credentials): its glibc allocator setting only');
     assert.notEqual(res.socket, 'connected');
     if (networkIsolation().kind === 'netns') assert.equal(res.socket, 'ENETUNREACH', 'no network at all in its namespace');
     assert.equal(connections, 0, 'the listener saw no connection');

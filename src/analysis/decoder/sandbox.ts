@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MALLOC_ENV } from '../malloc-env.js';
+import { DECODER_MALLOC_ENV } from '../malloc-env.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const childScript = join(here, 'child.mjs');
@@ -183,8 +183,8 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
   ];
   const readOnly = [here, script, ...packages, ...place.mounts];
   const [cmd, ...rest] = confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages));
-  // No inherited environment (no credentials): only glibc's allocator settings (malloc-env.ts).
-  return spawn(cmd!, rest, { stdio: [stdin, 'pipe', 'pipe'], env: { ...MALLOC_ENV } });
+  // No inherited environment (no credentials): only its glibc allocator setting (malloc-env.ts).
+  return spawn(cmd!, rest, { stdio: [stdin, 'pipe', 'pipe'], env: { ...DECODER_MALLOC_ENV } });
 }
 
 /**
