@@ -7,7 +7,7 @@
 //   a large block is freed (up to 32 MB), so later large blocks (the ONNX model bytes while a
 //   session is made, onnxruntime's buffers) come from the heap and, once freed, stay resident
 //   behind blocks still in use. Fixed at 128 KB, each such block has its own mapping, returned to
-//   the system when freed: ~30 MB less in an engine process. onnxruntime's own arena keeps the
+//   the system when freed: 15-30 MB less in an engine process. onnxruntime's own arena keeps the
 //   per-frame buffers, so the pose model pays no mapping per run (its arena off with this
 //   threshold cost 30% more CPU). Not in the decoder: a frame's buffers (1-3 MB) would then be
 //   mapped and unmapped every frame, 12% more CPU for 5 MB.
