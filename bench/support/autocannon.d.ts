@@ -8,7 +8,7 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     /** Stop after this many requests (instead of `duration`). */
     amount?: number;
-    requests?: { method?: string; setupRequest?: (req: Request) => Request }[];
+    requests?: { method?: string; setupRequest?: (req: Request) => Request; onResponse?: (status: number, body: string) => void }[];
   }
   interface Request {
     method?: string;
@@ -27,8 +27,6 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
-    /** Seconds from the connections' start to the end (10 ms resolution). */
-    duration: number;
     '2xx': number;
   }
   function autocannon(opts: Options): Promise<Result>;
