@@ -40,7 +40,7 @@ async function fetchRetried(url: string, init: RequestInit): Promise<Response> {
 }
 
 /** Mints and uploads `n` spots, round-robin over the keys, 8 at a time; returns them in that order. */
-export async function prefill(base: string, auths: string[], n: number): Promise<Spot[]> {
+async function prefill(base: string, auths: string[], n: number): Promise<Spot[]> {
   const spots: Spot[] = new Array(n);
   let next = 0;
   await Promise.all(Array.from({ length: 8 }, async () => {
@@ -59,7 +59,7 @@ export async function prefill(base: string, auths: string[], n: number): Promise
 }
 
 /** POSTs one job per spot, `connections` at a time; jobs per second and the p99 (ms). */
-export async function drive(url: string, connections: number, spots: Spot[]) {
+async function drive(url: string, connections: number, spots: Spot[]) {
   let i = 0;
   // Timed from the first request sent to the last answer read: autocannon's own duration, with
   // `amount`, ends on its once-a-second tick (it rounded 400 jobs in 2.05 s up to whole seconds).
