@@ -7,6 +7,8 @@
 // Authentication still runs on every request (a revoked key is refused at once), and the owner is
 // kept with the body so another key still gets job_not_found.
 
+import { ByteBudgetMap } from '../runtime/byte-budget-map.js';
+
 export interface CompletedBodies {
   /** The answer to `keyId` for `jobId`: its body, 'other-key' if another key owns it, undefined when not held. */
   get(jobId: string, keyId: string): string | 'other-key' | undefined;
@@ -18,8 +20,7 @@ export interface CompletedBodies {
  * is for jobs that just ended, so first-in first-out keeps the ones being polled.
  */
 export function completedBodies(maxBytes = 16 * 1024 * 1024): CompletedBodies {
-  const held = new Map<string, { keyId: string; body: string }>();
-  let bytes = 0;
+  const held = new ByteBudgetMap<string, { keyId: string; body: string }>(maxBytes);
   return {
     get(jobId, keyId) {
       const entry = held.get(jobId);
@@ -27,14 +28,7 @@ export function completedBodies(maxBytes = 16 * 1024 * 1024): CompletedBodies {
       return entry.keyId === keyId ? entry.body : 'other-key';
     },
     set(jobId, keyId, body) {
-      if (held.has(jobId) || body.length > maxBytes) return;
-      held.set(jobId, { keyId, body });
-      bytes += body.length;
-      for (const [oldest, entry] of held) {
-        if (bytes <= maxBytes) break;
-        held.delete(oldest);
-        bytes -= entry.body.length;
-      }
+      if (!held.has(jobId)) held.set(jobId, { keyId, body }, body.length);
     },
   };
 }

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { ExtractedPoses } from '../analysis/index.js';
+import { ByteBudgetMap } from '../runtime/byte-budget-map.js';
 
 /** What a job allows: whose poses these are, and how long they may be kept (ms; 0: not at all). */
 export interface PoseReuse {
@@ -33,32 +34,21 @@ export interface PoseCache {
 }
 
 export function createPoseCache(maxBytes = MAX_BYTES, now = () => Date.now()): PoseCache {
-  // Insertion order is recency order: a hit is moved to the end, eviction takes from the front.
-  const entries = new Map<string, { poses: ExtractedPoses; until: number; bytes: number }>();
-  let bytes = 0;
-  const drop = (key: string) => {
-    const e = entries.get(key);
-    if (e) bytes -= e.bytes;
-    entries.delete(key);
-  };
+  // Insertion order is recency order: a hit is stored again as the newest, eviction takes the oldest.
+  const entries = new ByteBudgetMap<string, { poses: ExtractedPoses; until: number; bytes: number }>(maxBytes);
   return {
     async get(videoPath, exerciseId, reuse, extract) {
       if (!reuse || !(reuse.forMs > 0)) return { poses: await extract(), reused: false };
-      for (const [k, e] of entries) if (e.until <= now()) drop(k);
+      for (const [k, e] of entries) if (e.until <= now()) entries.delete(k);
       const key = JSON.stringify([reuse.scope, exerciseId, await sha256(videoPath)]);
       const hit = entries.get(key);
       if (hit) {
-        entries.delete(key);
-        entries.set(key, hit);
+        entries.set(key, hit, hit.bytes);
         return { poses: hit.poses, reused: true };
       }
       const poses = await extract();
-      const size = sizeOf(poses);
-      if (size <= maxBytes) {
-        while (bytes + size > maxBytes) drop(entries.keys().next().value!);
-        entries.set(key, { poses, until: now() + reuse.forMs, bytes: size });
-        bytes += size;
-      }
+      const bytes = sizeOf(poses);
+      entries.set(key, { poses, until: now() + reuse.forMs, bytes }, bytes);
       return { poses, reused: false };
     },
   };
