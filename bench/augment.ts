@@ -3,8 +3,12 @@
 // counts a variant the same as the original, so `npm run eval -- --tuning --augment all` measures
 // generalisation on clips we may look at without touching the holdout (bench/holdout.json).
 // Pictures are changed after decoding and before the pose model; speed is changed by sampling the
-// video at another rate and presenting the frames at the engine's own.
+// video at another rate and presenting the frames at the engine's own. The `pose:` variants change
+// the poses the model found instead (cached poses, seconds for the whole set, no model run): what
+// the counter and the camera angle must not lean on, whatever the model does with the picture.
 import type { Frame } from '../src/analysis/decode.js';
+import type { ExtractedPoses } from '../src/analysis/index.js';
+import { KP, KP_COUNT, type PackedPose } from '../src/analysis/pose.js';
 
 export interface Augmentation {
   /** Named in reports and in the pose cache's key. */
@@ -14,6 +18,8 @@ export interface Augmentation {
   frame?: (f: Frame) => Frame;
   /** Playback speed: 1.4 means the person moves 1.4x faster. */
   speed?: number;
+  /** The poses as found otherwise: applied to the clip's poses as filmed (cached or extracted). */
+  poses?: (x: ExtractedPoses) => ExtractedPoses;
 }
 
 /** Output pixel (x, y) reads the source at inverse(x, y); outside the picture is mid grey. */
@@ -81,11 +87,139 @@ export const augmentations: Augmentation[] = [
   { name: 'slow', what: 'reps 0.7x as fast', speed: 0.7 },
 ];
 
+/** A fixed pseudo-random sequence (mulberry32): the same clip gets the same variant every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Each keypoint's mirror twin (left <-> right); the face's centre (nose) is its own. */
+const twin: number[] = (() => {
+  const t = Array.from({ length: KP_COUNT }, (_, i) => i);
+  for (const [name, k] of Object.entries(KP)) {
+    if (!name.startsWith('left')) continue;
+    const r = KP[`right${name.slice(4)}` as keyof typeof KP];
+    t[k] = r;
+    t[r] = k;
+  }
+  return t;
+})();
+
+/** Every pose with each keypoint (x, y, score) changed by `f`; depth kept. */
+function mapKeypoints(x: ExtractedPoses, f: (p: PackedPose, k: number, xy: [number, number, number], i: number) => [number, number, number]): ExtractedPoses {
+  return {
+    ...x,
+    poses: x.poses.map((p, i) => {
+      const packed = new Float32Array(p.packed.length);
+      for (let k = 0; k < p.packed.length / 3; k++) packed.set(f(p, k, [p.packed[k * 3]!, p.packed[k * 3 + 1]!, p.packed[k * 3 + 2]!], i), k * 3);
+      return { ...p, packed };
+    }),
+  };
+}
+
+/**
+ * The clip as performed at `speed` (0.75: slower), at the same frame rate: each new frame is the
+ * pose at `speed` times its time, between the two nearest found poses (positions interpolated, the
+ * lower score kept, a cut carried to the first frame after it).
+ */
+function timeStretch(x: ExtractedPoses, speed: number): ExtractedPoses {
+  const step = 1000 / x.fps;
+  const t0 = x.poses[0]?.timeMs ?? 0;
+  const last = x.poses[x.poses.length - 1]?.timeMs ?? t0;
+  const poses: PackedPose[] = [];
+  let j = 0;
+  for (let t = 0; t0 + t * speed <= last; t += step) {
+    const src = t0 + t * speed;
+    while (j + 1 < x.poses.length && x.poses[j + 1]!.timeMs <= src) j++;
+    const a = x.poses[j]!, b = x.poses[Math.min(j + 1, x.poses.length - 1)]!;
+    const w = b.timeMs > a.timeMs ? Math.min(1, (src - a.timeMs) / (b.timeMs - a.timeMs)) : 0;
+    const packed = new Float32Array(a.packed.length);
+    for (let k = 0; k < packed.length; k++) packed[k] = k % 3 === 2 ? Math.min(a.packed[k]!, b.packed[k]!) : a.packed[k]! * (1 - w) + b.packed[k]! * w;
+    const prevSrc = t0 + (t - step) * speed;
+    const cut = x.poses.some((p) => p.cut && p.timeMs > prevSrc && p.timeMs <= src);
+    const depth = a.depth && b.depth ? a.depth.map((z, k) => z * (1 - w) + b.depth![k]! * w) : a.depth;
+    poses.push({ timeMs: Math.round(t0 + t), packed, ...(depth ? { depth } : {}), ...(cut ? { cut: true } : {}) });
+  }
+  return { ...x, poses, videoMs: x.videoMs / speed };
+}
+
+/** Only the frames `keep` says, a dropped frame's cut carried to the next one kept. */
+function keepFrames(x: ExtractedPoses, keep: (i: number) => boolean, fps = x.fps): ExtractedPoses {
+  const poses: PackedPose[] = [];
+  let cut = false;
+  x.poses.forEach((p, i) => {
+    cut ||= Boolean(p.cut);
+    if (!keep(i)) return;
+    const { cut: _c, ...rest } = p;
+    poses.push({ ...rest, ...(cut ? { cut: true } : {}) });
+    cut = false;
+  });
+  return { ...x, fps, poses };
+}
+
+const LEGS: readonly number[] = [KP.leftKnee, KP.rightKnee, KP.leftAnkle, KP.rightAnkle, KP.leftHeel, KP.rightHeel, KP.leftToe, KP.rightToe];
+const HANDS: readonly number[] = [KP.leftWrist, KP.rightWrist, KP.leftHand, KP.rightHand];
+
+/**
+ * The joints `lost` out of the frame for one second in every five (the person steps toward the
+ * camera, or reaches out of the picture): the model then reports them unseen where it guessed them.
+ */
+function cropped(x: ExtractedPoses, lost: readonly number[]): ExtractedPoses {
+  const gone = new Set(lost);
+  return mapKeypoints(x, (p, k, [px, py, s]) => [px, py, gone.has(k) && (p.timeMs - (x.poses[0]?.timeMs ?? 0)) % 5000 < 1000 ? Math.min(s, 0.05) : s]);
+}
+
+/** Variants made on the found poses (see the file's head); names start with `pose:`. */
+export const poseAugmentations: Augmentation[] = [
+  {
+    name: 'pose:mirror', what: 'the poses mirrored: x flipped about the frame centre, left and right keypoints swapped',
+    poses: (x) => ({
+      ...x,
+      poses: x.poses.map((p) => {
+        const packed = new Float32Array(p.packed.length);
+        for (let k = 0; k < p.packed.length / 3; k++) {
+          const from = twin[k]!;
+          packed[k * 3] = x.width - p.packed[from * 3]!;
+          packed[k * 3 + 1] = p.packed[from * 3 + 1]!;
+          packed[k * 3 + 2] = p.packed[from * 3 + 2]!;
+        }
+        return { ...p, packed, ...(p.depth ? { depth: p.depth.map((_, k) => p.depth![twin[k]!]!) } : {}) };
+      }),
+    }),
+  },
+  { name: 'pose:half-fps', what: 'every second frame dropped: 12 fps read as 6 fps', poses: (x) => keepFrames(x, (i) => i % 2 === 0, x.fps / 2) },
+  {
+    name: 'pose:lose-5', what: '5% of the frames lost at random (gaps in time, fps as filmed)',
+    poses: (x) => { const r = random(x.poses.length); return keepFrames(x, () => r() >= 0.05); },
+  },
+  { name: 'pose:slow', what: 'a slower performer: 0.75x the speed (time-stretched poses)', poses: (x) => timeStretch(x, 0.75) },
+  { name: 'pose:fast', what: 'a faster performer: 1.33x the speed (time-stretched poses)', poses: (x) => timeStretch(x, 1.33) },
+  {
+    name: 'pose:far', what: 'camera farther: the body at 60% of its size about the frame centre, each keypoint 0.8x as sure, 0.3% of the frame of jitter',
+    poses: (x) => {
+      const r = random(x.poses.length + 7), cx = x.width / 2, cy = x.height / 2, jitter = 0.003 * Math.max(x.width, x.height);
+      // A normal deviate from two uniform ones (Box-Muller): the model's keypoint noise.
+      const noise = () => Math.sqrt(-2 * Math.log(Math.max(1e-9, r()))) * Math.cos(2 * Math.PI * r()) * jitter;
+      return mapKeypoints(x, (_p, _k, [px, py, s]) => [cx + 0.6 * (px - cx) + noise(), cy + 0.6 * (py - cy) + noise(), 0.8 * s]);
+    },
+  },
+  { name: 'pose:crop-legs', what: 'knees and feet out of the frame one second in five', poses: (x) => cropped(x, LEGS) },
+  { name: 'pose:crop-hands', what: 'wrists and hands out of the frame one second in five', poses: (x) => cropped(x, HANDS) },
+];
+
 export function pickAugmentations(spec: string): Augmentation[] {
-  if (spec === 'all') return augmentations;
-  return spec.split(',').map((n) => {
-    const a = augmentations.find((x) => x.name === n);
-    if (!a) throw new Error(`unknown augmentation "${n}"; known: ${augmentations.map((x) => x.name).join(', ')}, all`);
-    return a;
+  const known = [...augmentations, ...poseAugmentations];
+  return spec.split(',').flatMap((n) => {
+    if (n === 'all') return augmentations;
+    if (n === 'pose') return poseAugmentations;
+    const a = known.find((x) => x.name === n);
+    if (!a) throw new Error(`unknown augmentation "${n}"; known: ${known.map((x) => x.name).join(', ')}, all (the pictures), pose (every pose: variant)`);
+    return [a];
   });
 }

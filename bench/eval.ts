@@ -9,7 +9,9 @@
 //                    change to counting, view or rules re-runs in seconds without the model
 //   --augment A,B    also run each clip as filmed differently (bench/augment.ts: mirror, far,
 //                    close, tilt, handheld, dim, fast, slow, rough, or all) and report how often
-//                    each clip keeps its count
+//                    each clip keeps its count and angle; `pose` (or pose:mirror, pose:half-fps,
+//                    pose:lose-5, pose:slow, pose:fast, pose:far, pose:crop-legs, pose:crop-hands)
+//                    changes the poses as filmed instead: no model run, seconds with --cache
 //   --form           the form evaluation instead (bench/form-eval.ts): bad clips flagged, good
 //                    clips flagged, balanced accuracy and AUC per exercise, on ../shared/form-videos
 //                    and the shared clips labelled with form; with --holdout / --tuning the split of
@@ -224,8 +226,11 @@ async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentati
   const idOf = (l: Label) => (asAny ? 'any' : l.exercise);
   const engine = createPoseEngine();
   const cache = arg('--cache');
-  const poses = augment ? augmentedPoses(augment) : (l: Label) => engine.extractPoses({ videoPath: join(videosDir, l.file), exerciseId: idOf(l) });
-  const key = augment ? `${engine.version} ${augment.name}` : engine.version;
+  const filmed = (l: Label) => engine.extractPoses({ videoPath: join(videosDir, l.file), exerciseId: idOf(l) });
+  // A pose variant changes the poses as filmed, so it reads (and fills) the cache under theirs.
+  const onPoses = augment?.poses;
+  const poses = augment && !onPoses ? augmentedPoses(augment) : filmed;
+  const key = augment && !onPoses ? `${engine.version} ${augment.name}` : engine.version;
   const rows: ClipRow[] = [];
   for (const l of chosen) {
     if (!exerciseDef(idOf(l))) {
@@ -234,7 +239,8 @@ async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentati
     }
     const out = cache || augment
       ? await (async () => {
-        const x = cache ? await cachedPoses(cache, key, l.file, () => poses(l)) : await poses(l);
+        const found = cache ? await cachedPoses(cache, key, l.file, () => poses(l)) : await poses(l);
+        const x = onPoses ? onPoses(found) : found;
         return { ...analyzePoses(exerciseDef(idOf(l))!, x.poses, x.fps), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
       })()
       : await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: idOf(l) });
@@ -251,6 +257,28 @@ async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentati
       `flagged ${r.flagged}`, `RTF ${r.rtf.toFixed(2)}`].join('  '));
   }
   return rows;
+}
+
+/**
+ * One variant's figures: against the labels (as `fmt`), and against the clips as filmed: same
+ * count, count within one, same camera angle; then the same per part of the catalog, and the clips
+ * that moved.
+ */
+export function augmentLines(name: string, rows: readonly ClipRow[], base: ReadonlyMap<string, ClipRow>): string[] {
+  const agree = (rs: readonly ClipRow[]) => {
+    const of = (ok: (r: ClipRow, b: ClipRow) => boolean) => `${rs.filter((r) => ok(r, base.get(r.file)!)).length}/${rs.length}`;
+    return `as filmed: same count ${of((r, b) => r.valid === b.valid)}, within one ${of((r, b) => Math.abs(r.valid - b.valid) <= 1)}, same angle ${of((r, b) => r.view === b.view)}`;
+  };
+  const seen = rows.filter((r) => base.has(r.file));
+  const parts = new Map<string, ClipRow[]>();
+  for (const r of seen) parts.set(catalogPart(r.exercise), [...(parts.get(catalogPart(r.exercise)) ?? []), r]);
+  const moved = seen.filter((r) => base.get(r.file)!.valid !== r.valid || base.get(r.file)!.view !== r.view);
+  return [
+    `  ${name.padEnd(15)} ${agree(seen)}`,
+    `  ${''.padEnd(15)} labels: ${fmt(figures(seen))}`,
+    ...[...parts].sort(([a], [b]) => a.localeCompare(b)).map(([k, rs]) => `  ${''.padEnd(15)} ${k}: ${agree(rs)}; labels: exact ${figures(rs).exact}/${figures(rs).exactOf}, within one ${figures(rs).within1}/${rs.length}`),
+    ...(moved.length ? [`  ${''.padEnd(15)} moved: ${moved.map((r) => { const b = base.get(r.file)!; return `${r.file} ${b.valid}->${r.valid} (${r.labeled})${b.view !== r.view ? ` ${b.view}->${r.view}` : ''}`; }).join(', ')}`] : []),
+  ];
 }
 
 async function main() {
@@ -303,12 +331,12 @@ async function main() {
     // whose count moves under a harmless change shows where the engine leans on how it was filmed.
     console.log('\nfilmed differently (bench/augment.ts)');
     const base = new Map(rows.map((r) => [r.file, r]));
+    const lines: string[] = [];
     for (const a of augments) {
       const ar = await evaluate(chosen, skipped, a);
-      const moved = ar.filter((r) => base.get(r.file)?.valid !== r.valid);
-      console.log(`  ${a.name.padEnd(9)} ${fmt(figures(ar))}  same count ${ar.length - moved.length}/${ar.length}` +
-        (moved.length ? `  moved: ${moved.map((r) => `${r.file} ${base.get(r.file)?.valid}->${r.valid} (${r.labeled})`).join(', ')}` : ''));
+      lines.push(...augmentLines(a.name, ar, base));
     }
+    console.log(lines.join('\n'));
   }
   const json = arg('--json');
   if (json) writeFileSync(json, JSON.stringify({ engine: engine.version, set, rows }, null, 1));

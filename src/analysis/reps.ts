@@ -33,9 +33,11 @@ export interface SegmentOptions {
   /** An attempt interrupted by this long a gap (gate failing, person unseen) is closed. */
   maxGapS?: number;
   /**
-   * A longer gap, up to this, is looked through when the signal reads mid-repetition on both
-   * sides of it: the person was lost from view (a burpee's plank from the front hides the feet)
-   * in the middle of a rep, not doing something else.
+   * A longer gap, up to this, is looked through when the signal reads mid-repetition before it:
+   * the person was lost from view (a burpee's plank from the front hides the feet, the legs
+   * leave the picture) in the middle of a rep, not doing something else; the rep goes on after
+   * it, or is over if the signal is back at rest. And a rest reading this far back, across such a
+   * gap, is where a rep first seen mid-way began.
    */
   maxBridgeS?: number;
   /** Shorter excursions are noise, not attempts. */
@@ -86,10 +88,11 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
         // The attempt started at the lowest point since the last one (where the movement began).
         // Short unseen gaps are looked through; if no rest position is found before the crossing,
         // the movement began before the person came into view (a title card, the clip's start)
-        // and it is not an attempt we can judge.
+        // and it is not an attempt we can judge. A gap up to `maxBridge` is looked through, as
+        // during a rep: the start of a rep went unseen (the legs out of the picture for a second).
         start = i;
         let sawRest = false;
-        for (let j = i - 1, holes = 0; j >= restFrom && holes <= maxGap; j--) {
+        for (let j = i - 1, holes = 0; j >= restFrom && holes <= maxBridge; j--) {
           const pj = progress[j]!;
           if (!Number.isFinite(pj)) { holes++; continue; }
           holes = 0;
@@ -117,10 +120,11 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
       gap++;
       continue;
     }
-    if (gap > maxGap && !(gap <= maxBridge && progress[lastFinite]! > th.exit && v > th.exit)) {
-      // Too long a gap, or one the movement did not come back from mid-rep: the attempt ended
-      // where the person was last seen, and this frame is looked at afresh. Like a clip's end, a
-      // gap that starts when the rep is nearly back at rest (within `endSlack`) ends a rep done.
+    if (gap > maxGap && !(gap <= maxBridge && progress[lastFinite]! > th.exit)) {
+      // Too long a gap, or one that began at rest: the attempt ended where the person was last
+      // seen, and this frame is looked at afresh. Like a clip's end, a gap that starts when the
+      // rep is nearly back at rest (within `endSlack`) ends a rep done. A gap begun mid-rep and
+      // over with the signal back at rest is a rep whose return went unseen: looked through.
       closeAtGap();
       gap = 0;
       i--;
