@@ -66,6 +66,7 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
   let active = false;
   let start = 0, peak = 0, gap = 0, lastFinite = 0;
   let restFrom = 0; // first frame after the previous attempt, where the next start is searched
+  let restBefore = false; // the frame before restFrom is rest: the previous attempt returned there
   let opened = false; // the active attempt is one the series opened in (openStart)
 
   const close = (end: number, returned: boolean) => {
@@ -77,6 +78,7 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
     }
     opened = false;
     restFrom = end + 1;
+    restBefore = returned;
   };
 
   const closeAtGap = () => close(lastFinite, progress[lastFinite]! <= (opts.endSlack ?? 0.25));
@@ -92,13 +94,20 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
         // during a rep: the start of a rep went unseen (the legs out of the picture for a second).
         start = i;
         let sawRest = false;
-        for (let j = i - 1, holes = 0; j >= restFrom && holes <= maxBridge; j--) {
+        let j = i - 1;
+        for (let holes = 0; j >= restFrom && holes <= maxBridge; j--) {
           const pj = progress[j]!;
           if (!Number.isFinite(pj)) { holes++; continue; }
           holes = 0;
           if (pj <= th.enter) sawRest = true;
           if (pj <= progress[start]!) start = j;
           if (pj <= 0.05) break;
+        }
+        // Back to the previous attempt across nothing but a gap: it ended at rest, so this one
+        // began there, unseen (the person out of view between two reps).
+        if (!sawRest && restBefore && j < restFrom && i - restFrom <= maxBridge) {
+          sawRest = true;
+          start = restFrom;
         }
         if (!sawRest && opts.openStart && restFrom === 0 && progress.slice(0, i).every((p) => !Number.isFinite(p) || p > th.enter)) {
           // The clip opens in this excursion: it starts at the first reading.
