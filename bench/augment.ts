@@ -167,12 +167,15 @@ const LEGS: readonly number[] = [KP.leftKnee, KP.rightKnee, KP.leftAnkle, KP.rig
 const HANDS: readonly number[] = [KP.leftWrist, KP.rightWrist, KP.leftHand, KP.rightHand];
 
 /**
- * The joints `lost` out of the frame for one second in every five (the person steps toward the
- * camera, or reaches out of the picture): the model then reports them unseen where it guessed them.
+ * The joints `lost` out of the frame for one second in every five, from 2 s in (the person steps
+ * toward the camera, or reaches out of the picture): the model then reports them unseen where it
+ * guessed them. Not at the very start: a clip that opens on a rep not seen from rest is a rule of
+ * its own (reps.ts `openStart`).
  */
 function cropped(x: ExtractedPoses, lost: readonly number[]): ExtractedPoses {
   const gone = new Set(lost);
-  return mapKeypoints(x, (p, k, [px, py, s]) => [px, py, gone.has(k) && (p.timeMs - (x.poses[0]?.timeMs ?? 0)) % 5000 < 1000 ? Math.min(s, 0.05) : s]);
+  const out = (t: number) => (t - (x.poses[0]?.timeMs ?? 0) + 3000) % 5000 < 1000;
+  return mapKeypoints(x, (p, k, [px, py, s]) => [px, py, gone.has(k) && out(p.timeMs) ? Math.min(s, 0.05) : s]);
 }
 
 /** Variants made on the found poses (see the file's head); names start with `pose:`. */

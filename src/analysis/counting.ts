@@ -105,6 +105,45 @@ export function splitAtValleys(rel: readonly number[], attempts: Attempt[], dept
   return out;
 }
 
+/**
+ * Splits an attempt at a gap (frames unseen) with a full peak on each side of it: the rest
+ * between two repetitions went unseen (the hands out of the picture at the bottom of a swing), so
+ * the gap was looked through as mid-rep and two reps read as one. Only for attempts the clip's
+ * period says are too long for one rep (see countSeries): a rep whose top or turn went unseen has
+ * one full peak, or one per side of a gap inside a single period.
+ */
+export function splitAtGaps(rel: readonly number[], attempts: Attempt[]): Attempt[] {
+  const full = relativeThresholds.full;
+  const out: Attempt[] = [];
+  for (const at of attempts) {
+    let from = at.start, peakBefore = -Infinity;
+    const parts: [number, number][] = [];
+    for (let j = at.start; j <= at.end; j++) {
+      const v = rel[j]!;
+      if (Number.isFinite(v)) { peakBefore = Math.max(peakBefore, v); continue; }
+      let k = j;
+      while (k <= at.end && !Number.isFinite(rel[k]!)) k++;
+      let after = -Infinity;
+      for (let m = k; m <= at.end && Number.isFinite(rel[m]!); m++) after = Math.max(after, rel[m]!);
+      if (peakBefore >= full && after >= full && j - 1 > from) {
+        parts.push([from, j - 1]);
+        from = k;
+        peakBefore = -Infinity;
+      }
+      j = k - 1;
+    }
+    if (!parts.length) { out.push(at); continue; }
+    parts.push([from, at.end]);
+    const { opensClip: _o, ...rest } = at;
+    parts.forEach(([s, e], n) => {
+      let pk = s;
+      for (let j = s; j <= e; j++) if (Number.isFinite(rel[j]!) && !(rel[j]! <= (rel[pk] ?? -Infinity))) pk = j;
+      out.push({ ...(n === 0 ? at : rest), start: s, peak: pk, end: e, returned: n + 1 === parts.length ? at.returned : true });
+    });
+  }
+  return out;
+}
+
 export interface CountOptions {
   fps: number;
   /** Frame indices where a new shot starts (hard cuts). */
@@ -196,7 +235,11 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   if (!found.length) found = segmentReps(rel, { ...segment, openStart: true });
   let attempts = splitAtValleys(rel, found);
   const period = opts.period;
-  if (period) attempts = attempts.flatMap((a) => (a.end - a.start > 1.7 * period ? splitAtValleys(rel, [a], 0.25) : [a]));
+  if (period) {
+    const long = (a: Attempt) => a.end - a.start > 1.7 * period;
+    attempts = attempts.flatMap((a) => (long(a) ? splitAtValleys(rel, [a], 0.25) : [a]));
+    attempts = attempts.flatMap((a) => (long(a) ? splitAtGaps(rel, [a]) : [a]));
+  }
   const judged = attempts.map((a) => {
     let peak = a.peak;
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
