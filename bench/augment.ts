@@ -209,7 +209,9 @@ export const poseAugmentations: Augmentation[] = [
       const r = random(x.poses.length + 7), cx = x.width / 2, cy = x.height / 2, jitter = 0.003 * Math.max(x.width, x.height);
       // A normal deviate from two uniform ones (Box-Muller): the model's keypoint noise.
       const noise = () => Math.sqrt(-2 * Math.log(Math.max(1e-9, r()))) * Math.cos(2 * Math.PI * r()) * jitter;
-      return mapKeypoints(x, (_p, _k, [px, py, s]) => [cx + 0.6 * (px - cx) + noise(), cy + 0.6 * (py - cy) + noise(), 0.8 * s]);
+      const near = mapKeypoints(x, (_p, _k, [px, py, s]) => [cx + 0.6 * (px - cx) + noise(), cy + 0.6 * (py - cy) + noise(), 0.8 * s]);
+      // Depth is in the same pixels as x: it shrinks with the body.
+      return { ...near, poses: near.poses.map((p) => (p.depth ? { ...p, depth: p.depth.map((z) => 0.6 * z) } : p)) };
     },
   },
   { name: 'pose:crop-legs', what: 'knees and feet out of the frame one second in five', poses: (x) => cropped(x, LEGS) },
