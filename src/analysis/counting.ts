@@ -108,9 +108,9 @@ export function splitAtValleys(rel: readonly number[], attempts: Attempt[], dept
 /**
  * Splits an attempt at a gap (frames unseen) with a full peak on each side of it: the rest
  * between two repetitions went unseen (the hands out of the picture at the bottom of a swing), so
- * the gap was looked through as mid-rep and two reps read as one. Only for attempts the clip's
- * period says are too long for one rep (see countSeries): a rep whose top or turn went unseen has
- * one full peak, or one per side of a gap inside a single period.
+ * the gap was looked through as mid-rep and two reps read as one, with no dip read to split at
+ * (splitAtValleys). A rep whose top went unseen also reads full on both sides of its gap, so this
+ * is only for attempts the clip's period says are too long for one rep (see countSeries).
  */
 export function splitAtGaps(rel: readonly number[], attempts: Attempt[]): Attempt[] {
   const full = relativeThresholds.full;

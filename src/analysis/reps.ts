@@ -36,8 +36,8 @@ export interface SegmentOptions {
    * A longer gap, up to this, is looked through when the signal reads mid-repetition before it:
    * the person was lost from view (a burpee's plank from the front hides the feet, the legs
    * leave the picture) in the middle of a rep, not doing something else; the rep goes on after
-   * it, or is over if the signal is back at rest. And a rest reading this far back, across such a
-   * gap, is where a rep first seen mid-way began.
+   * it, or, having reached full range before it, is over if the signal is back at rest. And a rest
+   * reading this far back, across such a gap, is where a rep first seen mid-way began.
    */
   maxBridgeS?: number;
   /** Shorter excursions are noise, not attempts. */
@@ -129,11 +129,15 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
       gap++;
       continue;
     }
-    if (gap > maxGap && !(gap <= maxBridge && progress[lastFinite]! > th.exit)) {
-      // Too long a gap, or one that began at rest: the attempt ended where the person was last
-      // seen, and this frame is looked at afresh. Like a clip's end, a gap that starts when the
-      // rep is nearly back at rest (within `endSlack`) ends a rep done. A gap begun mid-rep and
-      // over with the signal back at rest is a rep whose return went unseen: looked through.
+    // A gap begun mid-rep is looked through when the rep goes on after it, or when the rep had
+    // reached full range before it and the signal is back at rest after it: its return went
+    // unseen (the legs out of the picture for a second). Short of full range, it was something else.
+    const bridged = gap <= maxBridge && progress[lastFinite]! > th.exit && (v > th.exit || progress[peak]! >= th.full);
+    if (gap > maxGap && !bridged) {
+      // Too long a gap, or one that began at rest, or one after which an attempt short of full range
+      // is over: the attempt ended where the person was last seen, and this frame is looked at
+      // afresh. Like a clip's end, a gap that starts when the rep is nearly back at rest (within
+      // `endSlack`) ends a rep done.
       closeAtGap();
       gap = 0;
       i--;

@@ -1,7 +1,7 @@
 // Counting on synthetic progress series: relative thresholds, valley splitting, shots and sides.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countSeries, mergeClose, mergeSides, shotRanges } from '../../src/analysis/counting.js';
+import { countSeries, mergeClose, mergeSides, shotRanges, splitAtGaps } from '../../src/analysis/counting.js';
 import { findPeriod } from '../../src/analysis/periodicity.js';
 
 const fps = 10;
@@ -111,4 +111,20 @@ test('the period of a repeated pose sequence is found from the poses alone', () 
   assert.equal(p.frames, 12);
   assert.ok(p.strength > 0.8);
   assert.equal(findPeriod(Array.from({ length: 120 }, (_, i) => [((i * 7919) % 13) / 13 > 2 ? 1 : 0]), 0, 120, 4), null);
+});
+
+test('two reps whose rest between them went unseen are split at the gap when the period says so', () => {
+  // Continuous reps (no rest frames), tops at frames 30 and 50, everything between them unseen
+  // from 32 to 48 (1.7 s, hands out of the picture at the bottom of a swing): no dip is read.
+  const s = cycles([1, 1, 1, 1], { gap: 0 }).map((v, i) => (i >= 32 && i < 49 ? NaN : v));
+  assert.equal(countSeries(s, { fps, period: 20 }).filter((a) => a.valid).length, 4);
+  // Without a period the gap is looked through as mid-rep: the two read as one.
+  assert.equal(countSeries(s, { fps }).filter((a) => a.valid).length, 3);
+});
+
+test('a rep whose top went unseen is not split at its gap: it spans one period', () => {
+  const rep = cycles([1, 1, 1], { gap: 3 }).map((v, i) => (i >= 34 && i < 40 ? NaN : v));
+  assert.equal(countSeries(rep, { fps, period: 23 }).filter((a) => a.valid).length, 3);
+  // splitAtGaps alone would split it: the period is the guard.
+  assert.equal(splitAtGaps(rep, [{ start: 26, peak: 33, end: 45, peakProgress: 1, returned: true, valid: true }]).length, 2);
 });

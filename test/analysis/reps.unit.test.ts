@@ -108,3 +108,26 @@ test('attempts are ordered, disjoint and their peak lies inside them (property)'
     }
   }));
 });
+
+// Legs or hands out of the picture for a second (bench/augment.ts pose:crop-legs, pose:crop-hands).
+const hide = (s: number[], from: number, to: number) => s.map((v, i) => (i >= from && i < to ? NaN : v));
+
+test('a rep whose return goes unseen (full range before the gap, rest after it) counts', () => {
+  // Second rep: frames 30-49, top at 40; unseen from 43 to 55 (1.2 s), back at rest after.
+  const reps = segmentReps(hide(cycles([1, 1, 1]), 43, 55), { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, true, true]);
+});
+
+test('a rep whose start goes unseen right after the previous rep came back to rest counts', () => {
+  // First rep ends at rest (frame 25-29); unseen from 28 to 38 (1 s) while the second begins.
+  const reps = segmentReps(hide(cycles([1, 1, 1]), 28, 38), { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, true, true]);
+});
+
+test('rest read across a gap of a second before a rep first seen mid-way is where that rep began', () => {
+  // Rest at frames 30-39 between the reps, seen until 32; unseen 33-44: the second rep is first seen at 0.5.
+  const s = hide(cycles([1, 1], 20, 10), 33, 45);
+  const reps = segmentReps(s, { fps });
+  assert.deepEqual(reps.map((r) => r.valid), [true, true]);
+  assert.ok(reps[1]!.start <= 32);
+});
