@@ -1,0 +1,62 @@
+// The pose variants of bench/augment.ts (what `npm run eval -- --augment pose` measures the engine
+// on): each changes the poses as it says, and a clean synthetic set keeps its count under each of
+// them, so a count that moves on a shared clip points at the engine or at that clip, not at the
+// variant. The squat set is filmed side-on at 12 fps: 5 reps of 2 s with 1 s of rest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { poseAugmentations } from '../../bench/augment.js';
+import type { ExtractedPoses } from '../../src/analysis/index.js';
+import { analyzePoses } from '../../src/analysis/pipeline.js';
+import { exerciseDef } from '../../src/analysis/rules/index.js';
+import { KP, packPose } from '../../src/analysis/pose.js';
+import { cycle, series, sideSquatter } from './synthetic.js';
+
+const FPS = 12;
+const squats = (): ExtractedPoses => {
+  const poses = series(FPS, 16, (t) => sideSquatter({ knee: 175 - 95 * cycle(Math.max(0, t - 0.5), 2, 1), lean: 10 + 25 * cycle(Math.max(0, t - 0.5), 2, 1) }))
+    .map((f) => packPose({ ...f, keypoints: [...f.keypoints, ...new Array(6).fill({ x: 0, y: 0, score: 0 })] }));
+  return { poses, fps: FPS, width: 640, height: 640, videoMs: 16000, wallMs: 1, pose: {} as ExtractedPoses['pose'] };
+};
+const variant = (name: string) => poseAugmentations.find((a) => a.name === name)!.poses!;
+const valid = (x: ExtractedPoses) => analyzePoses(exerciseDef('squat')!, x.poses, x.fps).attempts.filter((a) => a.valid).length;
+
+test('pose:mirror flips x and swaps left and right; twice is the clip as filmed', () => {
+  const x = squats(), m = variant('pose:mirror')(x);
+  const f = x.poses[20]!.packed, g = m.poses[20]!.packed;
+  assert.equal(g[KP.rightKnee * 3], 640 - f[KP.leftKnee * 3]!);
+  assert.equal(g[KP.rightKnee * 3 + 2], f[KP.leftKnee * 3 + 2]);
+  assert.deepEqual(variant('pose:mirror')(m).poses.map((p) => [...p.packed]), x.poses.map((p) => [...p.packed]));
+});
+
+test('pose:half-fps keeps every second frame at half the rate; pose:lose-5 drops about 5%', () => {
+  const x = squats();
+  const h = variant('pose:half-fps')(x);
+  assert.deepEqual([h.fps, h.poses.length, h.poses[1]!.timeMs], [FPS / 2, x.poses.length / 2, x.poses[2]!.timeMs]);
+  const lost = x.poses.length - variant('pose:lose-5')(x).poses.length;
+  assert.ok(lost >= 3 && lost <= 20, `lost ${lost} of ${x.poses.length}`);
+});
+
+test('pose:slow and pose:fast stretch time at the same frame rate', () => {
+  const x = squats();
+  const slow = variant('pose:slow')(x), fast = variant('pose:fast')(x);
+  assert.ok(Math.abs(slow.poses.length - x.poses.length / 0.75) <= 2);
+  assert.ok(Math.abs(fast.poses.length - x.poses.length / 1.33) <= 2);
+  assert.equal(slow.fps, FPS);
+});
+
+test('pose:crop-legs hides knees and feet for one second in five, nothing else', () => {
+  const c = variant('pose:crop-legs')(squats());
+  const at = (s: number) => c.poses[Math.round(s * FPS)]!.packed;
+  assert.ok(at(2.5)[KP.leftKnee * 3 + 2]! < 0.1 && at(2.5)[KP.leftHip * 3 + 2]! > 0.8);
+  assert.ok(at(4)[KP.leftKnee * 3 + 2]! > 0.8);
+});
+
+test('a clean set counts the same under every pose variant but the crops', () => {
+  const x = squats();
+  assert.equal(valid(x), 5);
+  for (const a of poseAugmentations.filter((v) => !v.name.startsWith('pose:crop'))) assert.equal(valid(a.poses!(x)), 5, a.name);
+});
+
+test('with the legs out of the picture for a second in five, the set still counts within one', () => {
+  assert.ok(Math.abs(valid(variant('pose:crop-legs')(squats())) - 5) <= 1);
+});
