@@ -249,9 +249,9 @@ export const judgedFrom = (rule: Pick<FormRule, 'views' | 'readsFace'>, view: Vi
  * clips are filmed from one place, and the angle over all the reps is the steadiest reading. A
  * clip whose reps fall into runs filmed from different places (a demo that fades from the front to
  * the side, a camera carried round) is reported from where it starts, as the labels of such clips
- * name it: the first rep read from a place the clip holds for a run of two or more reps. A single
- * rep read otherwise is noise, not a change; a first rep read as a later long run is the start (a
- * rear diagonal read d, s, s, then d for eight reps started, and stayed, at the diagonal).
+ * name it: the first run of two reps or more. A single rep read otherwise is noise, not a change;
+ * a first rep read as most of the clip's reps are is the start (a rear diagonal read d, s, s, then
+ * d for eight reps started, and stayed, at the diagonal).
  */
 export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (ViewAngle | 'unknown')[]): ViewAngle | 'unknown' {
   const runs: { view: ViewAngle; n: number }[] = [];
@@ -268,6 +268,12 @@ export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (Vie
   if (overall === 'back') return overall;
   const settled = runs.filter((r) => r.n >= 2);
   if (!settled.some((r) => r.view !== settled[0]!.view)) return overall;
-  const places = new Set(settled.map((r) => r.view));
-  return runs.find((r) => places.has(r.view))!.view;
+  // A run of one rep is the start only when it agrees with the view most reps are read from (the
+  // row: d, then s for two or three reps, then d for eight). Agreeing with any run of two, one
+  // reading decided: the shared lateral raise filmed mirrored read s, d x7, s x3 and was named side
+  // (diagonal as filmed, d x11).
+  const reps = new Map<ViewAngle, number>();
+  for (const r of runs) reps.set(r.view, (reps.get(r.view) ?? 0) + r.n);
+  const most = [...reps].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  return runs.find((r) => r.n >= 2 || r.view === most)!.view;
 }

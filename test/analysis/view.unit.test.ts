@@ -197,4 +197,7 @@ test('a clip is named from where it starts: a first rep read as the later long r
   assert.equal(clipView(F, [F, F, D, D, D, D, F, F, F]), 'front');
   // A demo that fades from the front to a diagonal to the side.
   assert.equal(clipView(D, [F, F, F, D, D, D, S, S, S]), 'front');
+  // One first rep read otherwise, then the clip's long run: noise, even if the clip ends at that
+  // other place for a few reps (the shared lateral raise filmed mirrored).
+  assert.equal(clipView(D, [S, D, D, D, D, D, D, D, S, S, S]), 'diagonal');
 });
