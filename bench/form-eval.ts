@@ -164,6 +164,57 @@ export function formatFigures(f: FormFigures): string {
     `  attempts found ${pct(f.withAttempts, f.clips)}  contradictions ${f.contradictions}`;
 }
 
+/** Figures of each source (repository and exercise), and how far apart they are. */
+export interface SourceSpread {
+  /** Sources with bad and good clips, so with a balanced accuracy and an AUC. */
+  judged: { source: string; figures: FormFigures }[];
+  /** Good clips flagged, pooled over the sources that have good clips only. */
+  goodOnly: { sources: number; good: number; goodFlagged: number };
+  /** Mean, lowest and highest balanced accuracy and AUC over `judged` (NaN with none). */
+  ba: { mean: number; min: number; max: number };
+  auc: { mean: number; min: number; max: number };
+}
+
+/**
+ * The in-house estimate of how the verdicts carry over to other people: each source repository is
+ * other people, rooms and cameras, and its clips are judged by limits that were not set on it
+ * alone, so the spread between sources, not the pooled figure that the largest source dominates,
+ * says what a new source will see. The mean over sources weights each source once, and the lowest
+ * is the figure to watch when deciding a change: a rule that lifts the pooled figure while
+ * lowering the worst source was fitted to the others.
+ */
+export function sourceSpread(rows: readonly FormRow[]): SourceSpread {
+  const by = new Map<string, FormRow[]>();
+  for (const r of rows) {
+    const k = `${r.repository ?? '?'} ${r.exercise}`;
+    by.set(k, [...(by.get(k) ?? []), r]);
+  }
+  const judged: SourceSpread['judged'] = [];
+  const goodOnly = { sources: 0, good: 0, goodFlagged: 0 };
+  for (const [source, rs] of [...by].sort(([a], [b]) => a.localeCompare(b))) {
+    const f = formFigures(rs);
+    if (f.bad && f.good) judged.push({ source, figures: f });
+    else if (f.good) { goodOnly.sources++; goodOnly.good += f.good; goodOnly.goodFlagged += f.goodFlagged; }
+  }
+  const stats = (xs: number[]) => (xs.length
+    ? { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) }
+    : { mean: NaN, min: NaN, max: NaN });
+  return {
+    judged, goodOnly,
+    ba: stats(judged.map((j) => j.figures.balancedAccuracy)),
+    auc: stats(judged.map((j) => j.figures.auc).filter(Number.isFinite)),
+  };
+}
+
+export function formatSpread(s: SourceSpread): string {
+  const pct = (x: number) => (Number.isNaN(x) ? '-' : `${Math.round(100 * x)}%`);
+  const num = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
+  return [`by source (${s.judged.length} sources with bad and good clips, each counted once):`,
+    ...s.judged.map((j) => `  ${j.source.padEnd(48)} BA ${pct(j.figures.balancedAccuracy).padStart(4)}  AUC ${num(j.figures.auc)}  (${j.figures.bad} bad, ${j.figures.good} good)`),
+    `  spread: BA mean ${pct(s.ba.mean)}, lowest ${pct(s.ba.min)}, highest ${pct(s.ba.max)}; AUC mean ${num(s.auc.mean)}, lowest ${num(s.auc.min)}, highest ${num(s.auc.max)}`,
+    `  sources with good clips only: ${s.goodOnly.sources}, good flagged ${s.goodOnly.goodFlagged}/${s.goodOnly.good}`].join('\n');
+}
+
 /**
  * Poses of one clip from an opt-in cache outside the repository, keyed by the file's SHA-256 and
  * the pose stack's settings (model, frame rate, size): rules and counting re-run in seconds. Clear
@@ -276,6 +327,7 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   for (const [k, rs] of [...bySource].sort(([a], [b]) => a.localeCompare(b))) {
     if (rs.length > 1 && new Set(rs.map((r) => r.exercise)).size === 1 && ['push-up', 'squat'].includes(rs[0]!.exercise)) console.log(`  ${k.padEnd(48)} ${formatFigures(formFigures(rs))}`);
   }
+  console.log(formatSpread(sourceSpread(rows)));
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;

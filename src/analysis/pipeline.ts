@@ -10,6 +10,7 @@ import { findPeriod, poseFeatures } from './periodicity.js';
 import { clipView, estimateView, judgedFrom, ruleViews, rulesView, type ViewAngle } from './view.js';
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 import { anyMovement } from './rules/any.js';
+import { settleSetNoise } from './rules/set-relative.js';
 
 export interface PipelineOutput {
   result: AnalysisResult;
@@ -166,7 +167,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const setDurationsS = attempts.filter((a) => a.valid).map((a) => (ctx[a.end]!.t - ctx[a.start]!.t) / 1000);
   const setPeaks = attempts.filter((a) => a.valid).map((a) => a.peakProgress);
   const judgedOn: RepView[] = [];
-  const reps = attempts.map((a, k) => {
+  const eachOnItsOwn = attempts.map((a, k) => {
     const frames = ctx.slice(a.start, a.end + 1);
     const own = repViews[k]!;
     const repAngle = own === 'unknown' ? view : own;
@@ -182,6 +183,8 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const endsSet = last && !a.returned && !progress.slice(a.end + 1).some((v) => Number.isFinite(v));
     return judge(def, rep, a, repAngle, endsSet);
   });
+  // A fault within the set's own rep-to-rep noise of the limit is no fault (rules/set-relative.ts).
+  const reps = settleSetNoise(eachOnItsOwn, judgedOn);
   const seenFrames = poses.filter(torsoSeen).length;
   // Not checked: the rules this view cannot show, then those it could but that no judged rep gave a
   // verdict (each rule checks on the rep itself that it sees what it reads: yaw, joints seen).

@@ -6,7 +6,7 @@ import { catalog } from '../../src/analysis/catalog.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
 import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
 import { hipBelowKnee, kneeProgress, legProgress, thighProgress } from '../../src/analysis/rules/squat.js';
-import { extreme, repSide } from '../../src/analysis/rules/common.js';
+import { extreme, marginOf, repSide } from '../../src/analysis/rules/common.js';
 import { headDrop } from '../../src/analysis/rules/push-up.js';
 
 /** One repetition of synthetic frames, peak in the middle. */
@@ -266,4 +266,38 @@ test('push-up head is judged only with the whole body line in frame: a dropped h
   assert.ok(r && /head dropped/.test(r.description), r?.description);
   // Filmed so close that the ankles are out of the picture: the head is not judged, not passed.
   assert.equal(rule(pushUp, 'push-up-head').check(repOf(dropped(0.05), 'side')), undefined);
+});
+
+test('each squat and push-up rule records its margin past the limit on every rep it judges, faults and passes alike', () => {
+  // The set-relative verdict (rules/set-relative.ts) reads these: positive exactly when the rule
+  // faulted the rep, zero or below (by how much it passed) otherwise, in the rule's moderate bands.
+  const plankFront = (reach: number) => (u: number) => {
+    const kps: Keypoint[] = new Array(17).fill(null).map(() => ({ x: 300, y: 250, score: 0.9 }));
+    for (const [s, e, w, sign] of [[KP.leftShoulder, KP.leftElbow, KP.leftWrist, 1], [KP.rightShoulder, KP.rightElbow, KP.rightWrist, -1]] as const) {
+      const sh = { x: 300 + 60 * sign, y: 300 }, el = { x: sh.x + sign * reach * u, y: 300 + 65 * (1 - u) };
+      kps[s] = { ...sh, score: 0.9 }; kps[e] = { ...el, score: 0.9 }; kps[w] = { x: el.x, y: el.y + 60, score: 0.9 };
+    }
+    kps[KP.leftHip] = { x: 330, y: 280, score: 0.9 }; kps[KP.rightHip] = { x: 270, y: 280, score: 0.9 };
+    return kps;
+  };
+  const cases: [ExerciseDef, string, RepView, RepView][] = [
+    [squat, 'squat-depth', repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 20 }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 55 * u, lean: 20 }), 'side')],
+    [squat, 'squat-knees-forward', repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 40 * u }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 5 }), 'side')],
+    [squat, 'squat-knee-valgus', repOf((u) => frontSquatter(u, 0), 'front'), repOf((u) => frontSquatter(u, 25 * u), 'front')],
+    [squat, 'squat-torso-lean', repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 45 * u }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 70 * u }), 'side')],
+    [squat, 'squat-heels', repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20 }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20, heelLift: 25 * u }), 'side')],
+    [pushUp, 'push-up-hips', repOf((u) => sidePushUp(170 - 80 * u, 0), 'side'), repOf((u) => sidePushUp(170 - 80 * u, 30), 'side')],
+    [pushUp, 'push-up-range', { ...repOf((u) => sidePushUp(175 - 90 * u), 'side'), peakProgress: 1.1 }, { ...repOf((u) => sidePushUp(175 - 45 * u), 'side'), peakProgress: 0.6 }],
+    [pushUp, 'push-up-elbow-flare', repOf(plankFront(38), 'front'), repOf(plankFront(65), 'front')],
+  ];
+  for (const [def, id, pass, fault] of cases) {
+    assert.equal(rule(def, id).check(pass), null, `${id} passes`);
+    assert.ok(marginOf(pass, id) <= 0, `${id} pass margin ${marginOf(pass, id)}`);
+    assert.ok(rule(def, id).check(fault), `${id} faults`);
+    assert.ok(marginOf(fault, id) > 0, `${id} fault margin ${marginOf(fault, id)}`);
+  }
+  // A rep the rule cannot judge records nothing.
+  const sideOnFlare = repOf(plankFront(65), 'side');
+  assert.equal(rule(pushUp, 'push-up-elbow-flare').check(sideOnFlare), undefined);
+  assert.ok(Number.isNaN(marginOf(sideOnFlare, 'push-up-elbow-flare')));
 });

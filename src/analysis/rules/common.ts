@@ -157,6 +157,24 @@ export function graded(excess: number, moderateAt: number, majorAt: number): { s
 
 export const round = (x: number) => Math.round(x);
 
+const margins = new WeakMap<RepView, Map<string, number>>();
+
+/**
+ * Records how far the rep's measure went past a rule's limit and returns it: `excess` in the
+ * rule's own units (positive past the limit, a fault; zero or below, a pass by that much), divided
+ * by `unit` (the rule's moderate band) so that a rule with several readings keeps one scale. Passes
+ * are kept too: a verdict is then set against the set's own rep-to-rep spread (set-relative.ts).
+ */
+export function pastLimit(rep: RepView, ruleId: string, excess: number, unit: number): number {
+  let m = margins.get(rep);
+  if (!m) margins.set(rep, (m = new Map()));
+  if (Number.isFinite(excess)) m.set(ruleId, excess / unit);
+  return excess;
+}
+
+/** The margin pastLimit recorded for this rule on this rep (in moderate bands), NaN if none. */
+export const marginOf = (rep: RepView, ruleId: string): number => margins.get(rep)?.get(ruleId) ?? NaN;
+
 /** Signed distance of point p from line a-b, positive when p is below the line in the image. */
 export function belowLine(p: Keypoint, a: Keypoint, b: Keypoint): number {
   const dx = b.x - a.x;

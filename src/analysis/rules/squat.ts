@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded } from './common.js';
+import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, pastLimit } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -189,13 +189,15 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const { value: thigh, index: at } = over(rep, (f) => thighProgress(f, side), 0.9);
         if (Number.isFinite(thigh)) {
-          if (thigh >= limit) return null;
-          return { ...graded(limit - thigh, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
+          const short = pastLimit(rep, 'squat-depth', limit - thigh, 0.15);
+          if (short <= 0) return null;
+          return { ...graded(short, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         const { value: knee, index } = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1);
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
-        if (knee <= 105) return null;
-        return { ...graded(knee - 105, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
+        const bent = pastLimit(rep, 'squat-depth', knee - 105, 10);
+        if (bent <= 0) return null;
+        return { ...graded(bent, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
     },
@@ -214,8 +216,9 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = sustained(rep, (f) => hipBelowKnee(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 0.5) return null;
-        return { ...graded(value - 0.5, 0.1, 0.25), evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
+        const below = pastLimit(rep, 'squat-too-deep', value - 0.5, 0.1);
+        if (below <= 0) return null;
+        return { ...graded(below, 0.1, 0.25), evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Controlled depth', description: 'Stopped at a depth the back could hold.' },
     },
@@ -233,9 +236,11 @@ export const squat: ExerciseDef = {
         const shin = atPeak(rep, (f) => shinTilt(f, side)), lean = atPeak(rep, torsoLean);
         if (!Number.isFinite(shin) || !Number.isFinite(lean)) return undefined;
         const past = atPeak(rep, (f) => kneePastToes(f, side));
-        const lead = shin - lean;
-        if (lead <= 20 || past <= 0) return null;
-        return { ...graded(lead - 20, 8, 16), evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
+        // Knees behind the toe tip pass whatever the shins' lead: their margin is at most zero (toes
+        // unseen, the shins' lead alone decides).
+        const lead = pastLimit(rep, 'squat-knees-forward', past <= 0 ? Math.min(0, shin - lean - 20) : shin - lean - 20, 8);
+        if (lead <= 0) return null;
+        return { ...graded(lead, 8, 16), evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
       },
       strength: { category: 'alignment', name: 'Balanced knees and hips', description: 'Shins and back stayed about parallel.' },
     },
@@ -261,13 +266,16 @@ export const squat: ExerciseDef = {
         // Each reading that passes its limit is a finding; the rep carries the one that went
         // furthest past it (the lowest impact), so the score follows the worst of them.
         const found: Finding[] = [];
+        const drive = kneesNarrowOnTheWayUp(rep);
+        // The margin kept for the set is the reading furthest past its limit, in its moderate bands.
+        const bands = [(0.85 - width.value) / 0.1, (inside.value - 0.12) / 0.08, drive ? (0.82 - drive.ratio) / 0.08 : NaN].filter(Number.isFinite);
+        pastLimit(rep, 'squat-knee-valgus', Math.max(...bands), 1);
         if (width.value < 0.85) {
           found.push({ ...graded(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` });
         }
         if (inside.value > 0.12) {
           found.push({ ...graded(inside.value - 0.12, 0.08, 0.18), evidence: inside.index, description: `One knee fell ${round(inside.value * 100)}% of a shin length inside its foot (valgus).` });
         }
-        const drive = kneesNarrowOnTheWayUp(rep);
         if (drive && drive.ratio < 0.82) {
           found.push({ ...graded(0.82 - drive.ratio, 0.08, 0.16), evidence: drive.index, description: `On the way up the knees came in to ${round(drive.ratio * 100)}% of their width at the bottom (dynamic valgus).` });
         }
@@ -285,8 +293,9 @@ export const squat: ExerciseDef = {
         // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (squats
         // people call correct lean up to 47); past 50 the chest is collapsing. (55 was tried
         // together with a looser depth and lost a never-tuned squat people called bad.)
-        if (value <= 50) return null;
-        return { ...graded(value - 50, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
+        const lean = pastLimit(rep, 'squat-torso-lean', value - 50, 6);
+        if (lean <= 0) return null;
+        return { ...graded(lean, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
       },
       strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
     },
@@ -303,8 +312,9 @@ export const squat: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // The ankle keypoint wanders a few hundredths of a leg length at the bottom of a squat
         // with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
-        if (value <= 0.1) return null;
-        return { ...graded(value - 0.1, 0.04, 0.08), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
+        const rise = pastLimit(rep, 'squat-heels', value - 0.1, 0.04);
+        if (rise <= 0) return null;
+        return { ...graded(rise, 0.04, 0.08), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
     },
