@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import type { ExtractedPoses, PoseEngine } from '../src/analysis/index.js';
 import type { PipelineOutput } from '../src/analysis/pipeline.js';
 import { storyContradictions } from '../src/analysis/story.js';
+import { marginOf } from '../src/analysis/rules/common.js';
+import type { ExerciseDef } from '../src/analysis/exercise.js';
 import type { PackedPose } from '../src/analysis/pose.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
 
@@ -108,18 +110,77 @@ export interface FormRow {
   issues: Record<string, number>;
   /** Places where the result contradicts itself (src/analysis/story.ts; must be 0). */
   contradictions: number;
+  /** Per attempt, what the rules measured (for the leave-one-source-out figure). */
+  reps?: RepMargins[];
 }
 
-export function formRow(c: FormClip, out: PipelineOutput): FormRow {
+/**
+ * One attempt's measurements: each rule's margin past its limit in its moderate bands (recorded by
+ * the rule, passes too: rules/common.ts pastLimit), the rules that faulted it, and whether it
+ * carries an issue no margin describes (a partial repetition, a rule that records none).
+ */
+export interface RepMargins { margins: Record<string, number>; faulted: string[]; other: boolean }
+
+export function formRow(c: FormClip, out: PipelineOutput, def?: ExerciseDef): FormRow {
   const reps = out.result.repetitions;
   const issues: Record<string, number> = {};
   for (const r of reps) for (const n of new Set(r.issues.map((i) => i.name))) issues[n] = (issues[n] ?? 0) + 1;
   const contradictions = storyContradictions(out.result).length;
+  const measured = def && out.reps.length === reps.length ? reps.map((r, i): RepMargins => {
+    const margins: Record<string, number> = {};
+    for (const rule of def.rules) {
+      const m = marginOf(out.reps[i]!, rule.id);
+      if (Number.isFinite(m)) margins[rule.id] = m;
+    }
+    const ids = r.issues.map((x) => def.rules.find((rule) => rule.name === x.name)?.id);
+    return { margins, faulted: ids.filter((id): id is string => !!id && id in margins), other: ids.some((id) => !id || !(id in margins)) };
+  }) : undefined;
   return {
     file: c.file, exercise: c.exercise, form: c.form, fault: c.fault, repository: c.repository, view: out.view, attempts: reps.length,
     valid: reps.filter((r) => r.is_valid_rep).length, flagged: reps.some((r) => r.issues.length > 0),
-    minQuality: reps.length ? Math.min(...reps.map((r) => r.quality_score)) : 100, issues, contradictions,
+    minQuality: reps.length ? Math.min(...reps.map((r) => r.quality_score)) : 100, issues, contradictions, ...(measured ? { reps: measured } : {}),
   };
+}
+
+/**
+ * The clip's verdict with every measured limit moved by `shift` moderate bands (positive: looser,
+ * a fault must go that much further past the limit; negative: stricter, reps that passed within
+ * that much of the limit are faulted too). At 0 it is the engine's own verdict.
+ */
+export function flaggedAt(row: FormRow, shift: number): boolean {
+  if (!row.reps || shift === 0) return row.flagged;
+  return row.reps.some((r) => r.other || Object.entries(r.margins).some(([id, m]) => m > shift && (shift < 0 || r.faulted.includes(id))));
+}
+
+/** Shifts of every measured limit tried by the leave-one-source-out fit, in moderate bands. */
+export const SHIFTS = [-1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2];
+
+/**
+ * Leave one source out: for each source with bad and good clips, the one strictness of the limits
+ * (a shift of all of them, SHIFTS) that does best on the other sources (mean balanced accuracy,
+ * each source once; ties to the smaller shift) judges the held-out source. Had the limits been
+ * set looser or stricter for the sources they were looked at on, the held-out figure falls below
+ * the figure at the limits as they are (shift 0), and the fitted shifts disagree between folds.
+ * Only the strictness is refitted, not each rule's limit: the limits are coaching norms.
+ */
+export function leaveOneSourceOut(rows: readonly FormRow[]): { source: string; shift: number; ba: number; baAsIs: number }[] {
+  const { judged } = sourceSpread(rows);
+  const bySource = (source: string) => rows.filter((r) => `${r.repository ?? '?'} ${r.exercise}` === source);
+  const baAt = (rs: readonly FormRow[], shift: number) => formFigures(rs.map((r) => ({ ...r, flagged: flaggedAt(r, shift) }))).balancedAccuracy;
+  return judged.map(({ source, figures }) => {
+    const others = judged.filter((j) => j.source !== source).map((j) => bySource(j.source));
+    const score = (shift: number) => (others.length ? others.reduce((a, rs) => a + baAt(rs, shift), 0) / others.length : 0);
+    const shift = [...SHIFTS].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b).reduce((best, x) => (score(x) > score(best) + 1e-9 ? x : best), 0);
+    return { source, shift, ba: baAt(bySource(source), shift), baAsIs: figures.balancedAccuracy };
+  });
+}
+
+export function formatLoso(l: ReturnType<typeof leaveOneSourceOut>): string {
+  const pct = (x: number) => (Number.isNaN(x) ? '-' : `${Math.round(100 * x)}%`);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return ['leave one source out (the strictness of all measured limits fitted on the other sources, in moderate bands):',
+    ...l.map((x) => `  ${x.source.padEnd(48)} shift ${x.shift >= 0 ? '+' : ''}${x.shift}  BA ${pct(x.ba).padStart(4)}  (limits as they are: ${pct(x.baAsIs)})`),
+    `  BA mean ${pct(mean(l.map((x) => x.ba)))}, lowest ${pct(Math.min(...l.map((x) => x.ba)))}`].join('\n');
 }
 
 /** Area under the ROC curve of `score` (higher = more likely bad); ties count half. */
@@ -303,7 +364,7 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
     } else {
       out = await engine.analyzeDetailed(input);
     }
-    const r = formRow(c, out);
+    const r = formRow(c, out, def);
     rows.push(r);
     if (showRows) {
       const issues = Object.entries(r.issues).map(([n, k]) => `${n} x${k}`).join('; ');
@@ -328,6 +389,7 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
     if (rs.length > 1 && new Set(rs.map((r) => r.exercise)).size === 1 && ['push-up', 'squat'].includes(rs[0]!.exercise)) console.log(`  ${k.padEnd(48)} ${formatFigures(formFigures(rs))}`);
   }
   console.log(formatSpread(sourceSpread(rows)));
+  console.log(formatLoso(leaveOneSourceOut(rows)));
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;
