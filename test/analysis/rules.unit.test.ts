@@ -160,6 +160,18 @@ test('squat torso lean beyond 50 deg is flagged, an upright squat is a strength'
   assert.equal(lean?.severity, 'major');
 });
 
+test('squat forward lean is the chest dropping past the shins: 60 deg with the shins tilted about as far is a balanced deep squat', () => {
+  // The stick figure's shin takes 40% of the knee bend: 130 deg of bend tilts it 52 deg.
+  const balanced = repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 60 * u }), 'side');
+  assert.equal(rule(squat, 'squat-torso-lean').check(balanced), null);
+  // The same lean over shins tilted 36 deg (90 deg of bend): the chest dropped 24 deg past them.
+  const dropping = rule(squat, 'squat-torso-lean').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 60 * u }), 'side'));
+  assert.ok(dropping && /about (59|60) deg forward from vertical at the bottom, 2\d deg more than the shins/.test(dropping.description), dropping?.description);
+  // Shins out of frame: the lean alone decides, as before.
+  const noShins = repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 60 * u }).map((k, i) => ([KP.leftAnkle, KP.rightAnkle] as number[]).includes(i) ? { ...k, score: 0.05 } : k), 'side');
+  assert.ok(rule(squat, 'squat-torso-lean').check(noShins));
+});
+
 test('squat heels: ankles rising during the rep are flagged', () => {
   const up = rule(squat, 'squat-heels').check(repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20, heelLift: 25 * u }), 'side'));
   assert.ok(up);

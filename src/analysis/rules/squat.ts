@@ -293,9 +293,16 @@ export const squat: ExerciseDef = {
         // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (squats
         // people call correct lean up to 47); past 50 the chest is collapsing. (55 was tried
         // together with a looser depth and lost a never-tuned squat people called bad.)
-        const lean = pastLimit(rep, 'squat-torso-lean', value - 50, 6);
+        // And the chest drops only where the torso leans well past the shins: in a balanced squat
+        // the back and the shins stay about parallel (the coaching cue that "Knees past the toes"
+        // reads the other way round, with the same 20 deg), so long thighs that lean the torso
+        // 55 deg with the shins tilted 45 squat in balance. Where the shins are unseen, the lean alone.
+        const side = repSide(rep);
+        const overShins = sustained(rep, (f) => torsoLean(f) - shinTilt(f, side), 'max').value;
+        const relative = Number.isFinite(overShins);
+        const lean = pastLimit(rep, 'squat-torso-lean', relative ? Math.min(value - 50, overShins - 20) : value - 50, 6);
         if (lean <= 0) return null;
-        return { ...graded(lean, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom.` };
+        return { ...graded(lean, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom${relative ? `, ${round(overShins)} deg more than the shins` : ''}.` };
       },
       strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
     },
