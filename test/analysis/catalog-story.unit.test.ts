@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exercises } from '../../src/analysis/rules/index.js';
 import { storyContradictions } from '../../src/analysis/story.js';
+import { marginOf } from '../../src/analysis/rules/common.js';
 import type { Keypoint } from '../../src/analysis/pose.js';
 import { series } from './synthetic.js';
 import { body, dir, pitch, project, FORE, UPPER, type Joints, type V3 } from './figure3d.js';
@@ -151,6 +152,9 @@ function breaks(t: Take): string[] {
     for (const issue of rep.issues) {
       const rule = def.rules.find((x) => x.name === issue.name);
       if (rule && !rule.views.includes(seenFrom)) found.push(`attempt ${k + 1}: "${issue.name}" from a ${seenFrom} view, which it cannot be judged from`);
+      // A rule that records its margin past the limit (pastLimit) faults only a rep past it.
+      const m = rule ? marginOf(out.reps[k]!, rule.id) : NaN;
+      if (m <= 0) found.push(`attempt ${k + 1}: "${issue.name}" with its measure ${m.toFixed(2)} bands inside the limit`);
     }
   });
   return found;

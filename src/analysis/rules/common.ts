@@ -172,6 +172,14 @@ export function pastLimit(rep: RepView, ruleId: string, excess: number, unit: nu
   return excess;
 }
 
+/**
+ * A measure against its limit, for a rule whose fault is one excess graded from zero: records the
+ * margin (pastLimit) and gives null within the limit, else the severity and impact of the excess.
+ */
+export function verdict(rep: RepView, ruleId: string, excess: number, moderateAt: number, majorAt: number): { severity: Severity; impact: number } | null {
+  return pastLimit(rep, ruleId, excess, moderateAt) > 0 ? graded(excess, moderateAt, majorAt) : null;
+}
+
 /** The margin pastLimit recorded for this rule on this rep (in moderate bands), NaN if none. */
 export const marginOf = (rep: RepView, ruleId: string): number => margins.get(rep)?.get(ruleId) ?? NaN;
 

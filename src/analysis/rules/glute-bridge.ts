@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { bodyLying, clamp, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded } from './common.js';
+import { bodyLying, clamp, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded, verdict } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -35,8 +35,8 @@ export const gluteBridge: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 165) return null;
-        return { ...graded(165 - value, 8, 15), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
+        const fault = verdict(rep, 'bridge-extension', 165 - value, 8, 15);
+        return fault && { ...fault, evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full hip extension', description: 'Hips reached a straight line.' },
     },

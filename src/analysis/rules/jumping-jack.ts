@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { atPeak, extreme, squareOn, upright, wristDrop, graded } from './common.js';
+import { atPeak, extreme, squareOn, upright, wristDrop, graded, verdict } from './common.js';
 
 export function armsUp(f: FrameCtx): number {
   const v = [wristDrop(f, 'left'), wristDrop(f, 'right')].filter(Number.isFinite);
@@ -49,8 +49,8 @@ export const jumpingJack: ExerciseDef = {
         // At 10 fps the top of a fast jack can fall between frames, so the highest frame is used.
         const { value: v, index } = extreme(rep, handsAboveHead, 'max');
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 0.1) return null;
-        return { ...graded(0.1 - v, 0.15, 0.3), evidence: index, description: 'The hands stopped at or below head height.' };
+        const fault = verdict(rep, 'jj-arms', 0.1 - v, 0.15, 0.3);
+        return fault && { ...fault, evidence: index, description: 'The hands stopped at or below head height.' };
       },
       strength: { category: 'range_of_motion', name: 'Full arm sweep', description: 'Hands reached overhead.' },
     },
@@ -64,8 +64,8 @@ export const jumpingJack: ExerciseDef = {
         if (!squareOn(rep)) return undefined;
         const v = atPeak(rep, stanceWidth);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 1.3) return null;
-        return { ...graded(1.3 - v, 0.3, 0.6), evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
+        const fault = verdict(rep, 'jj-stance', 1.3 - v, 0.3, 0.6);
+        return fault && { ...fault, evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Wide stance', description: 'Feet jumped wider than the shoulders.' },
     },

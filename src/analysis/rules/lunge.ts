@@ -2,7 +2,7 @@
 // the one whose knee bends most at the bottom.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, extreme, kneeAngle, round, torsoLean, upright, bounceRule, graded } from './common.js';
+import { atPeak, clamp, extreme, kneeAngle, round, torsoLean, upright, bounceRule, verdict } from './common.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
@@ -68,8 +68,8 @@ export const lunge: ExerciseDef = {
         const front = repFrontSide(rep);
         const { value, index } = extreme(rep, (f) => frontKneeAngle(f, front), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 105) return null;
-        return { ...graded(value - 105, 10, 20), evidence: index, description: `The front knee bent only to about ${round(value)} deg.` };
+        const fault = verdict(rep, 'lunge-depth', value - 105, 10, 20);
+        return fault && { ...fault, evidence: index, description: `The front knee bent only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep lunge', description: 'Front thigh reached parallel.' },
     },
@@ -83,8 +83,8 @@ export const lunge: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // A foot is about 0.6 shin lengths long: beyond 0.75 the knee is clearly past the toes.
         const limit = 0.75;
-        if (value <= limit) return null;
-        return { ...graded(value - limit, 0.1, 0.25), evidence: index, description: `The front knee travelled ${round(clamp(value, 0, 2) * 100)}% of a shin length ahead of the ankle.` };
+        const fault = verdict(rep, 'lunge-knee-travel', value - limit, 0.1, 0.25);
+        return fault && { ...fault, evidence: index, description: `The front knee travelled ${round(clamp(value, 0, 2) * 100)}% of a shin length ahead of the ankle.` };
       },
       strength: { category: 'alignment', name: 'Stable front shin', description: 'Front knee stayed over the foot.' },
     },
@@ -98,8 +98,8 @@ export const lunge: ExerciseDef = {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         // Some forward lean is normal in a lunge; past 30 deg the load shifts off the legs.
-        if (value <= 30) return null;
-        return { ...graded(value - 30, 8, 15), evidence: index, description: `The torso leaned about ${round(value)} deg from vertical.` };
+        const fault = verdict(rep, 'lunge-torso', value - 30, 8, 15);
+        return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg from vertical.` };
       },
       strength: { category: 'posture', name: 'Tall torso', description: 'Torso stayed upright.' },
     },

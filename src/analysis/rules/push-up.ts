@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, repSide, round, sideOn, wristDrop, bounceRule, graded, pastLimit } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, repSide, round, sideOn, wristDrop, bounceRule, graded, pastLimit, verdict } from './common.js';
 import { UPPER_ARM } from './body.js';
 
 /**
@@ -126,11 +126,11 @@ export const pushUp: ExerciseDef = {
         // good reach 0.96-1.4; the shallow ones they call bad 0.5-0.95.
         const depth = rep.peakProgress;
         if (!Number.isFinite(depth)) return undefined;
-        const short = pastLimit(rep, 'push-up-range', 0.95 - depth, 0.12);
-        if (short <= 0) return null;
+        const fault = verdict(rep, 'push-up-range', 0.95 - depth, 0.12, 0.3);
+        if (!fault) return null;
         const { value: elbow } = over(rep, elbowAngle, 0.1);
         const elbowSays = rep.view !== 'front' && Number.isFinite(elbow) ? `, elbows bent to about ${round(elbow)} deg` : '';
-        return { ...graded(short, 0.12, 0.3), evidence: rep.peak, description: `The chest came down to about ${round(depth * 100)}% of the full depth${elbowSays}.` };
+        return { ...fault, evidence: rep.peak, description: `The chest came down to about ${round(depth * 100)}% of the full depth${elbowSays}.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep push-up', description: 'Lowered the chest to a fist above the floor.' },
     },
@@ -161,9 +161,8 @@ export const pushUp: ExerciseDef = {
         if (!seenThrough(rep, (f) => hipSag(f, side))) return undefined;
         const { value, index } = over(rep, m, 0.5);
         if (!Number.isFinite(value)) return undefined;
-        const drop = pastLimit(rep, 'push-up-head', value - 40, 8);
-        if (drop <= 0) return null;
-        return { ...graded(drop, 8, 16), evidence: index, description: `The head dropped about ${round(value)} deg below the line of the spine.` };
+        const fault = verdict(rep, 'push-up-head', value - 40, 8, 16);
+        return fault && { ...fault, evidence: index, description: `The head dropped about ${round(value)} deg below the line of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the spine.' },
     },
@@ -180,9 +179,8 @@ export const pushUp: ExerciseDef = {
         // past 65 deg, at the bottom, where the shoulder is loaded.
         const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
-        const flare = pastLimit(rep, 'push-up-elbow-flare', v - 65, 8);
-        if (flare <= 0) return null;
-        return { ...graded(flare, 8, 16), evidence: rep.peak, description: `At the bottom the upper arms opened about ${round(v)} deg from the body, flared out to the sides (about 45 deg protects the shoulders).` };
+        const fault = verdict(rep, 'push-up-elbow-flare', v - 65, 8, 16);
+        return fault && { ...fault, evidence: rep.peak, description: `At the bottom the upper arms opened about ${round(v)} deg from the body, flared out to the sides (about 45 deg protects the shoulders).` };
       },
       strength: { category: 'alignment', name: 'Elbows tucked', description: 'Elbows stayed at a safe angle to the body.' },
     },

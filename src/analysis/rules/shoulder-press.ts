@@ -3,7 +3,7 @@
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, onRepSide, round, torsoLean, upright, wristDrop, elbowAngle, graded } from './common.js';
+import { extreme, onRepSide, round, torsoLean, upright, wristDrop, elbowAngle, verdict } from './common.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -54,8 +54,8 @@ export const shoulderPress: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 155) return null;
-        return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
+        const fault = verdict(rep, 'press-lockout', 155 - value, 10, 25);
+        return fault && { ...fault, evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Arms straight overhead.' },
     },
@@ -67,8 +67,8 @@ export const shoulderPress: ExerciseDef = {
         const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(wristRise).filter(Number.isFinite);
         if (!ends.length) return undefined;
         const low = Math.min(...ends);
-        if (low <= 0.35) return null;
-        return { ...graded(low - 0.35, 0.1, 0.2), evidence: 0, description: `The weight only came down to ${round(low * 100)}% of an arm length above the shoulders.` };
+        const fault = verdict(rep, 'press-depth', low - 0.35, 0.1, 0.2);
+        return fault && { ...fault, evidence: 0, description: `The weight only came down to ${round(low * 100)}% of an arm length above the shoulders.` };
       },
       strength: { category: 'range_of_motion', name: 'Full descent', description: 'Weight lowered to the shoulders.' },
     },
@@ -79,8 +79,8 @@ export const shoulderPress: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 15) return null;
-        return { ...graded(value - 15, 5, 12), evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
+        const fault = verdict(rep, 'press-back-arch', value - 15, 5, 12);
+        return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
       },
       strength: { category: 'posture', name: 'Stacked torso', description: 'Ribs down, torso vertical.' },
     },
@@ -91,8 +91,8 @@ export const shoulderPress: ExerciseDef = {
       check(rep) {
         const v = wristImbalance(rep.frames[rep.peak]!);
         if (!Number.isFinite(v)) return undefined;
-        if (v <= 0.15) return null;
-        return { ...graded(v - 0.15, 0.1, 0.2), evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };
+        const fault = verdict(rep, 'press-uneven', v - 0.15, 0.1, 0.2);
+        return fault && { ...fault, evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };
       },
       strength: { category: 'symmetry', name: 'Even press', description: 'Both arms moved together.' },
     },

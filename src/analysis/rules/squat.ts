@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, pastLimit } from './common.js';
+import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, pastLimit, verdict } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -189,15 +189,13 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const { value: thigh, index: at } = over(rep, (f) => thighProgress(f, side), 0.9);
         if (Number.isFinite(thigh)) {
-          const short = pastLimit(rep, 'squat-depth', limit - thigh, 0.15);
-          if (short <= 0) return null;
-          return { ...graded(short, 0.15, 0.3), evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
+          const fault = verdict(rep, 'squat-depth', limit - thigh, 0.15, 0.3);
+          return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         const { value: knee, index } = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1);
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
-        const bent = pastLimit(rep, 'squat-depth', knee - 105, 10);
-        if (bent <= 0) return null;
-        return { ...graded(bent, 10, 25), evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
+        const fault = verdict(rep, 'squat-depth', knee - 105, 10, 25);
+        return fault && { ...fault, evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
     },
@@ -216,9 +214,8 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = sustained(rep, (f) => hipBelowKnee(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const below = pastLimit(rep, 'squat-too-deep', value - 0.5, 0.1);
-        if (below <= 0) return null;
-        return { ...graded(below, 0.1, 0.25), evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
+        const fault = verdict(rep, 'squat-too-deep', value - 0.5, 0.1, 0.25);
+        return fault && { ...fault, evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Controlled depth', description: 'Stopped at a depth the back could hold.' },
     },
@@ -238,9 +235,8 @@ export const squat: ExerciseDef = {
         const past = atPeak(rep, (f) => kneePastToes(f, side));
         // Knees behind the toe tip pass whatever the shins' lead: their margin is at most zero (toes
         // unseen, the shins' lead alone decides).
-        const lead = pastLimit(rep, 'squat-knees-forward', past <= 0 ? Math.min(0, shin - lean - 20) : shin - lean - 20, 8);
-        if (lead <= 0) return null;
-        return { ...graded(lead, 8, 16), evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
+        const fault = verdict(rep, 'squat-knees-forward', past <= 0 ? Math.min(0, shin - lean - 20) : shin - lean - 20, 8, 16);
+        return fault && { ...fault, evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
       },
       strength: { category: 'alignment', name: 'Balanced knees and hips', description: 'Shins and back stayed about parallel.' },
     },
@@ -300,9 +296,8 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const overShins = sustained(rep, (f) => torsoLean(f) - shinTilt(f, side), 'max').value;
         const relative = Number.isFinite(overShins);
-        const lean = pastLimit(rep, 'squat-torso-lean', relative ? Math.min(value - 50, overShins - 20) : value - 50, 6);
-        if (lean <= 0) return null;
-        return { ...graded(lean, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom${relative ? `, ${round(overShins)} deg more than the shins` : ''}.` };
+        const fault = verdict(rep, 'squat-torso-lean', relative ? Math.min(value - 50, overShins - 20) : value - 50, 6, 12);
+        return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom${relative ? `, ${round(overShins)} deg more than the shins` : ''}.` };
       },
       strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
     },
@@ -319,9 +314,8 @@ export const squat: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // The ankle keypoint wanders a few hundredths of a leg length at the bottom of a squat
         // with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
-        const rise = pastLimit(rep, 'squat-heels', value - 0.1, 0.04);
-        if (rise <= 0) return null;
-        return { ...graded(rise, 0.04, 0.08), evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
+        const fault = verdict(rep, 'squat-heels', value - 0.1, 0.04, 0.08);
+        return fault && { ...fault, evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
     },
