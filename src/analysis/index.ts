@@ -83,6 +83,8 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // start unseen; counting.ts splitAtGaps) and a lone first rep naming the camera angle only with the
 // clip's majority (view.ts clipView): other results for the same video than /6 (the shared close-up
 // curl run as any: 0 -> 2 of 3); the pose stage is unchanged: its poses are those of /6.
+// Also in /7 (issue 16d, same session): set-relative form verdicts (rules/set-relative.ts) and the
+// squat's forward lean judged against the shins change form results for the same video.
 export const ENGINE_VERSION = 'pose-engine/7';
 
 /**

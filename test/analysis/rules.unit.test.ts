@@ -16,6 +16,20 @@ function repOf(poseAt: (u: number) => Keypoint[], view: CameraAngle, seconds = 2
 }
 
 const rule = (def: ExerciseDef, id: string) => def.rules.find((r) => r.id === id)!;
+
+/**
+ * A plank filmed head-on: arms straight down at the top, at the bottom the upper arm lies level
+ * and reaches `reach` px sideways (its true length is 65 px of the 125 px arm).
+ */
+const plankFront = (reach: number) => (u: number) => {
+  const kps: Keypoint[] = new Array(17).fill(null).map(() => ({ x: 300, y: 250, score: 0.9 }));
+  for (const [s, e, w, sign] of [[KP.leftShoulder, KP.leftElbow, KP.leftWrist, 1], [KP.rightShoulder, KP.rightElbow, KP.rightWrist, -1]] as const) {
+    const sh = { x: 300 + 60 * sign, y: 300 }, el = { x: sh.x + sign * reach * u, y: 300 + 65 * (1 - u) };
+    kps[s] = { ...sh, score: 0.9 }; kps[e] = { ...el, score: 0.9 }; kps[w] = { x: el.x, y: el.y + 60, score: 0.9 };
+  }
+  kps[KP.leftHip] = { x: 330, y: 280, score: 0.9 }; kps[KP.rightHip] = { x: 270, y: 280, score: 0.9 };
+  return kps;
+};
 const squat = exerciseDef('squat')!;
 const pushUp = exerciseDef('push-up')!;
 
@@ -135,23 +149,12 @@ test('squat rules judge what was held, not one frame: a single-frame knee glitch
 });
 
 test('push-up elbow flare is the upper arms\' angle to the body from the front: 35 deg passes, 80 deg is flared, side-on is not checked', () => {
-  // A plank filmed head-on: arms straight down at the top, at the bottom the upper arm lies level
-  // and reaches `reach` px sideways (its true length is 65 px of the 125 px arm).
-  const plank = (reach: number) => (u: number) => {
-    const kps: Keypoint[] = new Array(17).fill(null).map(() => ({ x: 300, y: 250, score: 0.9 }));
-    for (const [s, e, w, sign] of [[KP.leftShoulder, KP.leftElbow, KP.leftWrist, 1], [KP.rightShoulder, KP.rightElbow, KP.rightWrist, -1]] as const) {
-      const sh = { x: 300 + 60 * sign, y: 300 }, el = { x: sh.x + sign * reach * u, y: 300 + 65 * (1 - u) };
-      kps[s] = { ...sh, score: 0.9 }; kps[e] = { ...el, score: 0.9 }; kps[w] = { x: el.x, y: el.y + 60, score: 0.9 };
-    }
-    kps[KP.leftHip] = { x: 330, y: 280, score: 0.9 }; kps[KP.rightHip] = { x: 270, y: 280, score: 0.9 };
-    return kps;
-  };
   const flare = rule(pushUp, 'push-up-elbow-flare');
-  assert.equal(flare.check(repOf(plank(38), 'front')), null);
-  const out = flare.check(repOf(plank(65), 'front'));
+  assert.equal(flare.check(repOf(plankFront(38), 'front')), null);
+  const out = flare.check(repOf(plankFront(65), 'front'));
   assert.ok(out && /opened about \d+ deg/.test(out.description), out?.description);
   // The same frames called side-on by their name: the sideways reach is not read.
-  assert.equal(flare.check(repOf(plank(65), 'side')), undefined);
+  assert.equal(flare.check(repOf(plankFront(65), 'side')), undefined);
 });
 
 test('squat torso lean beyond 50 deg is flagged, an upright squat is a strength', () => {
@@ -283,15 +286,6 @@ test('push-up head is judged only with the whole body line in frame: a dropped h
 test('each squat and push-up rule records its margin past the limit on every rep it judges, faults and passes alike', () => {
   // The set-relative verdict (rules/set-relative.ts) reads these: positive exactly when the rule
   // faulted the rep, zero or below (by how much it passed) otherwise, in the rule's moderate bands.
-  const plankFront = (reach: number) => (u: number) => {
-    const kps: Keypoint[] = new Array(17).fill(null).map(() => ({ x: 300, y: 250, score: 0.9 }));
-    for (const [s, e, w, sign] of [[KP.leftShoulder, KP.leftElbow, KP.leftWrist, 1], [KP.rightShoulder, KP.rightElbow, KP.rightWrist, -1]] as const) {
-      const sh = { x: 300 + 60 * sign, y: 300 }, el = { x: sh.x + sign * reach * u, y: 300 + 65 * (1 - u) };
-      kps[s] = { ...sh, score: 0.9 }; kps[e] = { ...el, score: 0.9 }; kps[w] = { x: el.x, y: el.y + 60, score: 0.9 };
-    }
-    kps[KP.leftHip] = { x: 330, y: 280, score: 0.9 }; kps[KP.rightHip] = { x: 270, y: 280, score: 0.9 };
-    return kps;
-  };
   const cases: [ExerciseDef, string, RepView, RepView][] = [
     [squat, 'squat-depth', repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 20 }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 55 * u, lean: 20 }), 'side')],
     [squat, 'squat-knees-forward', repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 40 * u }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 5 }), 'side')],
