@@ -9,6 +9,7 @@
 import type { Frame } from '../src/analysis/decode.js';
 import type { ExtractedPoses } from '../src/analysis/index.js';
 import { KP, KP_COUNT, type PackedPose } from '../src/analysis/pose.js';
+import { seededRandom as random } from './support/random.js';
 
 export interface Augmentation {
   /** Named in reports and in the pose cache's key. */
@@ -86,18 +87,6 @@ export const augmentations: Augmentation[] = [
   { name: 'fast', what: 'reps 1.4x faster', speed: 1.4 },
   { name: 'slow', what: 'reps 0.7x as fast', speed: 0.7 },
 ];
-
-/** A fixed pseudo-random sequence (mulberry32): the same clip gets the same variant every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Each keypoint's mirror twin (left <-> right); the face's centre (nose) is its own. */
 const twin: number[] = (() => {

@@ -11,6 +11,7 @@ import { exercises } from '../../src/analysis/rules/index.js';
 import { storyContradictions } from '../../src/analysis/story.js';
 import { marginOf } from '../../src/analysis/rules/common.js';
 import type { Keypoint } from '../../src/analysis/pose.js';
+import { seededRandom as rng } from '../../bench/support/random.js';
 import { series } from './synthetic.js';
 import { body, dir, pitch, project, FORE, UPPER, type Joints, type V3 } from './figure3d.js';
 
@@ -111,18 +112,6 @@ const moves: Record<string, (u: number, depth: number) => Joints> = {
   }),
   'any': (u, d) => body({ kneeBend: 90 * u * d, ...both({ raise: 120 * u * d, plane: 45 }) }),
 };
-
-/** Deterministic noise from a seed (mulberry32), so a failing case replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Take { id: string; yaw: number; depth: number; reps: number; period: number; noise: number; lost: number; seed: number }
 
