@@ -80,9 +80,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // judged only with the body line in frame, squat valgus carrying its worst reading: other results
 // for the same video than /5 (the pose stage is unchanged: its poses are those of /5).
 // pose-engine/7: gaps in the signal read as joints out of the picture (reps.ts: a rep's return or
-// start unseen; counting.ts splitAtGaps) and a lone first rep naming the camera angle only with the
-// clip's majority (view.ts clipView): other results for the same video than /6 (the shared close-up
-// curl run as any: 0 -> 2 of 3); the pose stage is unchanged: its poses are those of /6.
+// start unseen; counting.ts splitAtGaps), a lone first rep naming the camera angle only with the
+// clip's majority (view.ts clipView) and `any`'s rest level moving smoothly (movement.ts
+// restLevel): other results for the same video than /6 (the shared close-up curl run as any: 0 -> 3
+// of 3); the pose stage is unchanged: its poses are those of /6.
 // Also in /7 (issue 16d, same session): set-relative form verdicts (rules/set-relative.ts) and the
 // squat's forward lean judged against the shins change form results for the same video.
 export const ENGINE_VERSION = 'pose-engine/7';

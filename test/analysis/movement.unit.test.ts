@@ -1,7 +1,7 @@
 // The sign of the principal movement (`any`): which end of the series is rest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { restIsHigh } from '../../src/analysis/movement.js';
+import { restIsHigh, restLevel } from '../../src/analysis/movement.js';
 
 const FPS = 12;
 /** Continuous repetitions (as long at either end), starting and ending at `rest` (0 or 1). */
@@ -26,4 +26,23 @@ test('a clip cut mid-set (it starts at one end and stops at the other) falls bac
   const s = [...rep.slice(0, 7), ...rep, ...rep, ...rep, ...rep.slice(0, 9)];
   assert.equal(restIsHigh(s), false);
   assert.equal(restIsHigh(s.map((x) => 1 - x)), true);
+});
+
+/** A series that visits the low level 0.1 `low` times and the high level 0.9 `high` times, with reps between. */
+function dwells(low: number, high: number): number[] {
+  const ramp = Array.from({ length: 40 }, (_, i) => i / 39);
+  return [...new Array(low).fill(0.1), ...new Array(high).fill(0.9), ...ramp, ...ramp];
+}
+
+test('rest is the low level a set pauses at, and lo where it dwells as long at the top', () => {
+  const at = (xs: number[]) => restLevel(xs, Math.min(...xs), Math.max(...xs));
+  assert.ok(Math.abs(at(dwells(60, 20)) - 0.1) < 0.05, 'pauses at rest: the low level');
+  assert.ok(at(dwells(20, 60)) < 0.03, 'most time at the top: the bottom of the range');
+});
+
+test('one frame more at the top moves the rest a little, never from the low level to the bottom', () => {
+  // 30 against 30 visits was a tie the first bin won; 30 against 31 gave the other answer.
+  const at = (xs: number[]) => restLevel(xs, Math.min(...xs), Math.max(...xs));
+  const a = at(dwells(30, 30)), b = at(dwells(30, 31));
+  assert.ok(Math.abs(a - b) < 0.01, `${a} against ${b}`);
 });

@@ -5,7 +5,7 @@
 // so the only judgments are the ones that need no knowledge of it: range of motion and tempo
 // against the set's own best repetitions. Form faults are reported as not checked.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { bodyFeatures, principalAxis, sidesInPhase, typicalSpan } from '../movement.js';
+import { bodyFeatures, principalAxis, restLevel, sidesInPhase, typicalSpan } from '../movement.js';
 import { pairPoint, quantile } from '../signals.js';
 import { graded, round } from './common.js';
 import { halfWindow, perFrame, storePerFrame } from './body.js';
@@ -21,20 +21,6 @@ const RANGE_SHARE = 0.75;
 
 /** Below this, the sides move in opposition (sidesInPhase): each half of the cycle is a repetition. */
 const ALTERNATING = -0.3;
-
-/**
- * The level the series dwells at on its low side: the most visited of 20 bins between its 5th
- * and 95th percentiles, when that lies in the lower 30% of the range (a set with pauses at rest);
- * otherwise the 5th percentile (continuous repetitions spend as long at either end).
- */
-export function restLevel(s: readonly number[], lo: number, hi: number): number {
-  if (!(hi > lo)) return lo;
-  const bins = new Array<number>(20).fill(0);
-  for (const x of s) if (Number.isFinite(x) && x >= lo && x <= hi) bins[Math.min(19, Math.floor(((x - lo) / (hi - lo)) * 20))]!++;
-  const top = bins.indexOf(Math.max(...bins));
-  const mode = lo + ((top + 0.5) / 20) * (hi - lo);
-  return mode <= lo + 0.3 * (hi - lo) ? mode : lo;
-}
 
 export function anyCalibration(frames: FrameCtx[]): Calibration {
   // Baseline over 3 s either side: longer than a slow repetition's half, shorter than a setup.
