@@ -4,7 +4,10 @@
 // into @napi-rs/webcodecs; it never runs in this process (see decoder/sandbox.ts for its limits).
 import { VideoProcessingError, ProviderUnavailableError } from './engine.js';
 import { open } from 'node:fs/promises';
-import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, spawnWarmDecoder, type SandboxedDecoder, type WarmDecoder } from './decoder/sandbox.js';
+import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
+import { decoderFor, refill } from './decoder/lifecycle.js';
+
+export { keepDecoderWarm, warmDecoderRssMb } from './decoder/lifecycle.js';
 import { containerOf } from './decoder/container.mjs';
 
 export interface VideoInfo {
@@ -47,6 +50,8 @@ export let lastDecoderPeakRssMb = 0;
  * start (when none was warm) plus reading the headers. For the benches' account of a job's time.
  */
 export let lastDecoderWaitMs = 0;
+/** The process id of the decoder the last openVideo used (tests and benches: was it reused?). */
+export let lastDecoderPid: number | undefined;
 
 function failure(d: SandboxedDecoder, code: number | null, stderr: string, what: string): Error {
   const killed = d.killedFor();
@@ -137,7 +142,7 @@ export async function* decodeFrames(
   opts: DecodeOptions = defaultDecodeOptions,
   signal?: AbortSignal,
 ): AsyncGenerator<Frame> {
-  if (keepWarm) void refill();
+  void refill(); // the engine process's spare decoder, when keepDecoderWarm is on
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
   const settings = decoderSettings();
@@ -188,59 +193,6 @@ export async function* decodeFrames(
   if (index === 0) throw new VideoProcessingError('the video has no decodable frames');
 }
 
-/**
- * Keep one decoder process started ahead of the next video (decoder/sandbox.ts, WarmDecoder), so
- * a job does not wait for the sandbox to be set up. For processes that decode one video after
- * another (the engine process); off by default, so the API, the CLI and the tests start nothing
- * they do not use. Each warm decoder still serves one video only.
- */
-let keepWarm = false;
-let warm: WarmDecoder | undefined;
-
-export function keepDecoderWarm(on: boolean): void {
-  keepWarm = on;
-  if (on) void refill();
-  else {
-    warm?.dispose();
-    warm = undefined;
-  }
-}
-
-async function refill(): Promise<void> {
-  await detectNetworkIsolation();
-  if (!keepWarm || warm) return;
-  try {
-    warm = spawnWarmDecoder(decoderSettings().maxRssMb);
-  } catch {
-    // could not start one now: the next video starts its own, and tries again after it
-  }
-}
-
-/** Resident memory of the idle warm decoder, MB (0 when there is none): for the benches. */
-export const warmDecoderRssMb = (): number => warm?.rssMb() ?? 0;
-
-/** A decoder for `path` in `stream` mode: the warm one when there is one, else one started now. */
-async function streamingDecoder(path: string, limits: { budgetMs: number; maxRssMb: number }): Promise<SandboxedDecoder> {
-  await detectNetworkIsolation();
-  const ready = warm;
-  warm = undefined;
-  const d = ready ? await ready.assign(path, limits) : undefined;
-  return d ?? spawnDecoder(['stream', path], path, limits, undefined, 'pipe');
-}
-
-/** Reads one JSON line (at most 64 KB) from the decoder's stdout; the bytes after it are kept. */
-async function headerLine(stdout: AsyncIterator<Buffer>): Promise<{ line: string; rest: Buffer } | undefined> {
-  let buf = Buffer.alloc(0);
-  for (;;) {
-    const nl = buf.indexOf(10);
-    if (nl >= 0) return { line: buf.subarray(0, nl).toString('utf8'), rest: buf.subarray(nl + 1) };
-    if (buf.length > 65_536) return undefined;
-    const next = await stdout.next();
-    if (next.done) return undefined;
-    buf = Buffer.concat([buf, next.value]);
-  }
-}
-
 export interface OpenedVideo {
   info: VideoInfo;
   /** The frames at the rate and size asked for; the same contract as decodeFrames. */
@@ -251,57 +203,78 @@ export interface OpenedVideo {
  * Probe and decode in one decoder process (the engine's path): the process describes the video,
  * this side chooses the rate, size and limits from that description exactly as probe() then
  * decodeFrames() would, and the frames follow on the same pipe. One sandbox per video instead of
- * two, and the warm one when keepDecoderWarm is on. The caller must consume or return `frames`.
+ * two, and with keepDecoderWarm on, a decoder started ahead or the one that decoded the last video
+ * of the same `scope` (the partner's API key: decoder/lifecycle.ts). The caller must consume or
+ * return `frames`.
  */
-export async function openVideo(path: string, opts: DecodeOptions = defaultDecodeOptions, signal?: AbortSignal): Promise<OpenedVideo> {
+export async function openVideo(path: string, opts: DecodeOptions = defaultDecodeOptions, signal?: AbortSignal, scope?: string): Promise<OpenedVideo> {
   // As in probe(): a file that is no video container starts no process.
   await assertContainer(path);
   const settings = decoderSettings();
   const asked = performance.now();
   // Until the description arrives the budget is the probe's; then the video's own (budgetFor).
-  const d = await streamingDecoder(path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: settings.maxRssMb });
-  const stderr = collectStderr(d);
-  const done = exited(d);
-  done.catch(() => undefined);
-  // The next video's decoder is started as soon as this one has described its video, so it is set
-  // up while this video is analysed: at most one idle decoder beside the one decoding (its memory
-  // is in bench:engine's figure). After a failure too, once this one has ended.
-  d.child.once('close', () => { if (keepWarm) void refill(); });
+  const v = await decoderFor(path, { budgetMs: PROBE_BUDGET_MS, maxRssMb: settings.maxRssMb }, scope);
+  const { d } = v;
+  lastDecoderPid = d.child.pid;
   const onAbort = () => d.child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
-  const stdout = (d.child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const fail = async (what: string): Promise<never> => {
-    d.child.kill('SIGKILL');
-    const code = await done.catch(() => null);
+  const end = (clean: boolean) => {
     signal?.removeEventListener('abort', onAbort);
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    throw failure(d, code, stderr(), what);
+    lastDecoderPeakRssMb = d.peakRssMb();
+    v.done(clean && !signal?.aborted);
   };
-  const header = await headerLine(stdout).catch(() => undefined);
+  const failed = async (what: string): Promise<never> => {
+    end(false);
+    const code = await v.exit.catch(() => null);
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    throw failure(d, code, v.stderr(), what);
+  };
+  const header = await v.output.line().catch(() => undefined);
   lastDecoderWaitMs = performance.now() - asked;
-  if (!header) return fail('probing');
+  if (header === undefined) return failed('probing');
   let info: VideoInfo;
   try {
-    info = JSON.parse(header.line) as VideoInfo;
+    info = JSON.parse(header) as VideoInfo;
     if (!(info.width > 0 && info.height > 0)) throw new Error('no size');
   } catch {
-    d.child.kill('SIGKILL');
-    signal?.removeEventListener('abort', onAbort);
+    end(false);
     throw new VideoProcessingError('the decoder gave no usable description of the video');
   }
-  if (keepWarm) void refill();
+  // The spare decoder for another partner's next video is started once this one has described its
+  // video (if it is not there yet), so it is set up while this video is analysed.
+  void refill();
   const { width, height } = outputSize(info, opts.maxSide);
   const fps = Math.min(opts.fps, info.fps || opts.fps);
   const maxMediaMs = info.durationMs > 0 ? Math.round(info.durationMs * 1.1 + 5000) : settings.undeclaredMs;
   d.setBudget(budgetFor(info.durationMs));
-  d.child.stdin!.end(JSON.stringify([fps, width, height, maxMediaMs]) + '\n');
-  return { info, frames: readFrames(d, stdout, header.rest, { width, height, fps }, done, stderr, signal, onAbort) };
+  // Not the end of its stdin: a warm decoder reads its next video's command there.
+  d.child.stdin!.write(JSON.stringify([fps, width, height, maxMediaMs]) + '\n');
+  const video: VideoOnDecoder = {
+    bytes: v.output.frames(),
+    async outcome() {
+      if (v.output.ended && !signal?.aborted) return;
+      const code = await v.exit.catch(() => null);
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      // Unlike a lenient CLI run, a decoder that stopped on an error fails the video even after
+      // some frames: a stream cut short, stopped by its budget or caught lying about its length.
+      throw failure(d, code, v.stderr(), 'decoding');
+    },
+    close: () => end(v.output.ended),
+  };
+  return { info, frames: readFrames(d, video, { width, height, fps }) };
 }
 
-async function* readFrames(
-  d: SandboxedDecoder, stdout: AsyncIterator<Buffer>, first: Buffer, size: { width: number; height: number; fps: number },
-  done: Promise<number | null>, stderr: () => string, signal: AbortSignal | undefined, onAbort: () => void,
-): AsyncGenerator<Frame> {
+/** One video's frames on a decoder's stdout (decoder/framing.ts), and how it ended. */
+interface VideoOnDecoder {
+  /** The bytes of its frames, up to its end record. */
+  bytes: AsyncIterator<Buffer>;
+  /** Returns if the video ended within its limits (its end record came), else throws why not. */
+  outcome(): Promise<void>;
+  /** Done with it: a decoder that reached the end is kept for its partner's next video (decoder/lifecycle.ts), any other killed. */
+  close(): void;
+}
+
+async function* readFrames(d: SandboxedDecoder, video: VideoOnDecoder, size: { width: number; height: number; fps: number }): AsyncGenerator<Frame> {
   const { width, height, fps } = size;
   const frameBytes = width * height * 3;
   // Two frame buffers: the next frame is read from the pipe while the consumer works on this one
@@ -319,7 +292,8 @@ async function* readFrames(
     let current: Uint8Array | undefined;
     let filled = 0;
     try {
-      for (let chunk: Buffer | undefined = first; chunk && !stopped; ) {
+      for (let next = await video.bytes.next(); !next.done && !stopped; next = await video.bytes.next()) {
+        const chunk = next.value;
         let offset = 0;
         while (offset < chunk.length && !stopped) {
           if (!current) {
@@ -338,8 +312,6 @@ async function* readFrames(
             wakeConsumer?.();
           }
         }
-        const next = await stdout.next();
-        chunk = next.done ? undefined : next.value;
       }
     } catch (e) {
       pumpError = e;
@@ -369,14 +341,11 @@ async function* readFrames(
       index++;
     }
     if (pumpError) throw pumpError;
-    const code = await done;
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    if (code !== 0) throw failure(d, code, stderr(), 'decoding');
+    await video.outcome();
   } finally {
     stopped = true;
     wakePump?.();
-    signal?.removeEventListener('abort', onAbort);
-    if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+    video.close();
     await pump;
   }
   if (index === 0) throw new VideoProcessingError('the video has no decodable frames');

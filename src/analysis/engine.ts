@@ -7,6 +7,11 @@ export interface AnalysisInput {
   videoPath: string;
   /** An id from the catalog (src/analysis/catalog.ts). */
   exerciseId: string;
+  /**
+   * Whose video this is (the partner's API key id). A decoder process that decoded it may decode
+   * that partner's next video, never another's (decoder/lifecycle.ts); none: it decodes this one only.
+   */
+  scope?: string;
 }
 
 /**

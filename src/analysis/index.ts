@@ -118,7 +118,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     const sampleFps = opts.decode?.fps ?? exerciseDef(input.exerciseId)?.sampleFps ?? decodeOpts.fps;
     const clipOpts = { ...decodeOpts, fps: sampleFps };
     // One decoder process describes the video and then streams its frames (decode.ts openVideo).
-    const { info, frames } = await openVideo(input.videoPath, clipOpts, signal);
+    const { info, frames } = await openVideo(input.videoPath, clipOpts, signal, input.scope);
     const estimate = createPoseTracker(net);
     // Only packed keypoints (a few hundred bytes) per frame are kept; the pixels are dropped as
     // they stream by, so an hour of video holds a few MB of poses.

@@ -105,7 +105,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
       try {
         const video = await svc.storage.openFrozen(job.job_id);
         try {
-          const input = { videoPath: video.path, exerciseId: job.exercise_id };
+          const input = { videoPath: video.path, exerciseId: job.exercise_id, scope: job.key_id };
           const started = performance.now();
           if (engine.analyzeForJob) {
             // The engine process hands over the stored form of the pose track and the video's

@@ -8,10 +8,15 @@
 //   child.mjs decode <path> <fps> <width> <height> <maxMs>   -> width*height*3 bytes per frame
 //   child.mjs stream <path>     -> the probe's JSON line; then reads one line from stdin,
 //                                  [fps, width, height, maxMs] (chosen by the parent from that
-//                                  description), and decodes as `decode` does: one process per job
-//   child.mjs serve             -> started ahead of its job (decoder/sandbox.ts, a warm decoder):
-//                                  loads FFmpeg, then reads ["stream", path] from stdin and does
-//                                  `stream`; stdin closed before that ends it quietly
+//                                  description), and writes the frames as framed records (below)
+//   child.mjs serve             -> started ahead of its first video (decoder/sandbox.ts, a warm
+//                                  decoder): loads FFmpeg, then for each ["stream", path] line on
+//                                  stdin does `stream`, and waits for the next; stdin closed ends
+//                                  it quietly. The parent hands it only one partner's videos.
+//
+// Framed records (`stream` and `serve`; decoder/framing.ts reads them): a 4-byte big-endian length,
+// then that many bytes of one frame; a length of 0 ends the video without ending the process, so
+// one process can decode video after video. A video that fails ends the process (exit codes below).
 //
 // Exit codes: 0 done; 65 the input is not a decodable video (message on stderr); 70 the decoder
 // itself could not be loaded.
@@ -188,21 +193,50 @@ async function stream(path, nextLine) {
   const params = JSON.parse(line);
   if (!Array.isArray(params) || params.length !== 4 || !params.every((n) => Number.isFinite(n) && n > 0)) fail(2, 'bad decode parameters');
   const [fps, width, height, maxMs] = params;
-  await decode(path, fps, width, height, maxMs);
+  await decode(path, fps, width, height, maxMs, framedFrames);
 }
 
-/** A warm decoder: FFmpeg loaded while it waits, then one `stream` for the path it is given. */
+/**
+ * A warm decoder: FFmpeg loaded while it waits, then a `stream` for each path it is given, one
+ * after the other (Node's start, FFmpeg's load and the sandbox's set-up paid once, not per video).
+ * Nothing of a video outlives it here: its demuxer and decoder are closed, and a full collection
+ * frees FFmpeg's buffers before the next video is read.
+ */
 async function serve() {
   const nextLine = stdinLines();
   await loadCodecs();
-  const line = await nextLine();
-  if (line === null) process.exit(0);
-  const cmd = JSON.parse(line);
-  if (!Array.isArray(cmd) || cmd[0] !== 'stream' || typeof cmd[1] !== 'string') fail(2, 'bad command');
-  await stream(cmd[1], nextLine);
+  for (;;) {
+    const line = await nextLine();
+    if (line === null) process.exit(0);
+    const cmd = JSON.parse(line);
+    if (!Array.isArray(cmd) || cmd[0] !== 'stream' || typeof cmd[1] !== 'string') fail(2, 'bad command');
+    await stream(cmd[1], nextLine);
+    gc?.();
+  }
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** Waits until stdout takes more (backpressure: the consumer's pace drives the decoding). */
+const drained = (ok) => (ok ? undefined : new Promise((r) => process.stdout.once('drain', r)));
+
+/** `decode`: frames back to back, the end of the video is the end of the pipe. */
+const rawFrames = {
+  frame: (bytes) => drained(process.stdout.write(bytes)),
+  end: () => new Promise((r) => process.stdout.end(r)),
+};
+
+/** `stream` and `serve`: each frame behind its length, a zero length at the end of the video. */
+const framedFrames = {
+  frame(bytes) {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(bytes.length);
+    process.stdout.write(head);
+    return drained(process.stdout.write(bytes));
+  },
+  // Resolves once the record is handed to the pipe: `stream` exits right after it.
+  end: () => new Promise((r) => process.stdout.write(Buffer.alloc(4), r)),
+};
 
 /**
  * H.264 in MP4 prefixes each NAL unit with its length in 1, 2 or 4 bytes (avcC says which); the
@@ -232,10 +266,9 @@ function nalLengthFix(config) {
   };
 }
 
-async function decode(path, fps, outW, outH, maxMs) {
+async function decode(path, fps, outW, outH, maxMs, out = rawFrames) {
   const src = await open(path);
   const fix = nalLengthFix(src.config);
-  const out = process.stdout;
   const interval = 1e6 / fps;
   const limitUs = maxMs * 1000;
   let decodeError;
@@ -257,8 +290,7 @@ async function decode(path, fps, outW, outH, maxMs) {
   let written = 0;
   const rgbOf = async (p) => (p.rgb ??= await convertFrame(p.frame, src.rotation, outW, outH));
   const emit = async (p) => {
-    const rgb = await rgbOf(p);
-    if (!out.write(rgb)) await new Promise((r) => out.once('drain', r));
+    await out.frame(await rgbOf(p));
     written++;
   };
   const take = async (frame) => {
@@ -312,7 +344,7 @@ async function decode(path, fps, outW, outH, maxMs) {
   decoder.close();
   src.demuxer.close();
   if (written === 0) throw new BadInput('the video has no decodable frames');
-  await new Promise((r) => out.end(r));
+  await out.end();
 }
 
 const [mode, path, ...rest] = process.argv.slice(2);

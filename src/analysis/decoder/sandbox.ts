@@ -119,6 +119,11 @@ export interface SandboxedDecoder {
   resume(): void;
   /** Sets the CPU budget, ms (once the video's declared length is known). */
   setBudget(ms: number): void;
+  /**
+   * The video ended within its limits (the decoder wrote its end record): the limits stop, and a
+   * warm decoder's input leaves its stage; the process lives on for the same partner's next video.
+   */
+  finish(): void;
 }
 
 /** Wall-clock backstop, in CPU budgets: a decoder blocked without using CPU still ends. */
@@ -188,15 +193,17 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
 }
 
 /**
- * The limits around a running decoder, from now on. `cpuFrom` is its CPU time when the budget
- * starts (a warm decoder has used some to start before it had its input).
+ * The limits around a running decoder for one video, from now on. `cpuFrom` is its CPU time when
+ * the budget starts (a warm decoder has used some to start, and to decode the partner's earlier
+ * videos, before it had this one). `finished` runs when the video ends within them.
  */
-function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0): SandboxedDecoder {
+function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0, finished?: () => void): SandboxedDecoder {
   let reason: string | undefined;
   let peak = 0;
   let budgetMs = limits.budgetMs;
+  let over = false;
   const kill = (why: string) => {
-    if (reason || child.exitCode !== null || child.signalCode !== null) return;
+    if (over || reason || child.exitCode !== null || child.signalCode !== null) return;
     reason = why;
     child.kill('SIGKILL');
   };
@@ -212,7 +219,7 @@ function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0): Sandbox
     left -= performance.now() - since;
   };
   const resume = () => {
-    if (timer || reason || child.exitCode !== null || child.signalCode !== null) return;
+    if (over || timer || reason || child.exitCode !== null || child.signalCode !== null) return;
     since = performance.now();
     timer = setTimeout(overBudget, Math.max(0, left)).unref();
   };
@@ -225,10 +232,14 @@ function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0): Sandbox
     if (cpuReadable && (cpuMs(child.pid) ?? 0) - cpuFrom > budgetMs) overBudget();
   }, 100);
   watch.unref();
-  child.once('close', () => {
+  const stop = () => {
+    over = true;
     clearTimeout(timer);
+    timer = undefined;
     clearInterval(watch);
-  });
+    child.off('close', stop);
+  };
+  child.once('close', stop);
   const setBudget = (ms: number) => {
     // The wall-clock backstop follows: what is left of it grows or shrinks by the difference.
     left += backstop(ms) - backstop(budgetMs);
@@ -238,7 +249,12 @@ function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0): Sandbox
       resume();
     }
   };
-  return { child, killedFor: () => reason, peakRssMb: () => peak, pause, resume, setBudget };
+  const finish = () => {
+    if (over) return;
+    stop();
+    finished?.();
+  };
+  return { child, killedFor: () => reason, peakRssMb: () => peak, pause, resume, setBudget, finish };
 }
 
 /** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
@@ -253,20 +269,26 @@ export function spawnDecoder(args: string[], inputPath: string, limits: DecoderL
 const STAGE_COPY_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * A decoder process started before its job (child.mjs `serve`), so the sandbox's set-up (a dozen
- * mounts, Node's start, loading FFmpeg: about 0.3 s, most of a short job's cost besides the pose
- * model) is paid while the previous job runs. Its root holds an empty private directory (its
- * stage) where the one input will appear as `video`: until then it sees no input at all, and
- * afterwards only its own. Each is used for one job, then ends, like a decoder started for it.
+ * A decoder process started before its first video (child.mjs `serve`), so the sandbox's set-up (a
+ * dozen mounts, Node's start, loading FFmpeg: about 0.3 s of CPU, most of a short job's cost
+ * besides the pose model) is paid while another job runs, and then once for many videos. Its root
+ * holds an empty private directory (its stage) where the input it is decoding appears as `video`:
+ * before its first video it sees no input at all, and afterwards only the one it is on. It decodes
+ * video after video of one scope (a partner's API key), each linked into the stage when it starts
+ * and unlinked when it ends; it never gets another scope's video, and a video given without a
+ * scope is its last. The caller ends it (`dispose`) when a video fails or is abandoned.
  */
 export interface WarmDecoder {
   /**
    * Hands it `inputPath` (hard-linked into its stage, or copied when small and on another file
-   * system) and starts its limits. Undefined when the input cannot be staged (a large file on
-   * another file system) or the process has died: the caller then starts a decoder for the input.
+   * system) and starts the video's limits. Undefined when it cannot take the video: busy with
+   * another, already used for another scope (or without one), dead, or the input cannot be staged
+   * (a large file on another file system). The caller then starts a decoder for the input.
    */
-  assign(inputPath: string, limits: DecoderLimits): Promise<SandboxedDecoder | undefined>;
-  /** Ends it (unused). */
+  assign(inputPath: string, limits: DecoderLimits, scope?: string): Promise<SandboxedDecoder | undefined>;
+  /** Whose videos it has decoded (undefined before the first, or when given none). */
+  readonly scope: string | undefined;
+  /** Ends it. */
   dispose(): void;
   /** Resident memory now, MB (what an idle one costs). */
   rssMb(): number;
@@ -287,7 +309,11 @@ export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
   const c = confinement();
   const inside = c.mount ? INSIDE_INPUT : staged;
   const child = startConfined(['serve'], { inside, mounts: ['--as', stage, dirname(INSIDE_INPUT)] }, childScript, maxRssMb, 'pipe');
+  /** Scope of its videos; `last` once a video came without one (it takes no more). */
+  let scope: string | undefined;
   let used = false;
+  let last = false;
+  let busy = false;
   const clean = () => {
     rmSync(stage, { recursive: true, force: true });
     process.off('exit', clean);
@@ -298,9 +324,12 @@ export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
   child.stdin!.on('error', () => undefined);
   const alive = () => child.exitCode === null && child.signalCode === null && !child.killed;
   return {
-    async assign(inputPath, limits) {
-      if (used || !alive()) return undefined;
+    async assign(inputPath, limits, forScope) {
+      if (busy || last || !alive() || (used && forScope !== scope)) return undefined;
       used = true;
+      busy = true;
+      scope = forScope;
+      last = forScope === undefined;
       try {
         await link(inputPath, staged);
       } catch {
@@ -313,12 +342,20 @@ export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
         }
       }
       if (!alive()) return undefined;
-      const d = guard(child, limits, child.pid ? cpuMs(child.pid) ?? 0 : 0);
+      // The video ended within its limits: its link leaves the stage, and the next may come.
+      const finished = () => {
+        rmSync(staged, { force: true });
+        busy = false;
+      };
+      const d = guard(child, limits, child.pid ? cpuMs(child.pid) ?? 0 : 0, finished);
       child.stdin!.write(JSON.stringify(['stream', inside]) + '\n');
       return d;
     },
+    get scope() {
+      return scope;
+    },
     dispose() {
-      used = true;
+      last = true;
       child.kill('SIGKILL');
     },
     rssMb: () => (child.pid ? rssMb(child.pid)?.rss ?? 0 : 0),
