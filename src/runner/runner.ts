@@ -54,7 +54,14 @@ export type RunnerEngine = AnalysisEngine & {
 export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOptions): Runner {
   const worker = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
   const backoff = opts.backoffMs ?? ((n) => Math.min(30_000, 1000 * 4 ** n));
+  // Jobs whose leases this worker holds, until their outcome is recorded (stop() waits for them).
   const running = new Map<string, { task: Promise<void>; job: JobRow; lost: AbortController }>();
+  // Those of them in the engine: `concurrency` bounds these. A job leaves this set once the engine
+  // has answered, so the next job's pick, claim and analysis overlap the recording of this one's
+  // outcome (pose file and ledger append: fsyncs, not CPU).
+  const analysing = new Set<string>();
+  /** When an engine slot last came free (performance.now()): the gap before the next claim is logged. */
+  let freedAt: number | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
@@ -62,7 +69,10 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
   const now = () => svc.clock().toISOString();
   const run = (keyId: string, command: JobCommand) => svc.ledger.handle(keyId, (s) => decideJob(command, s));
 
-  async function execute(job: JobRow, lost: AbortController) {
+  /** Where a job's time went before the engine (ms), for its 'job finished' line. */
+  type Lead = { gap_ms: number; pick_ms: number; claim_ms: number };
+
+  async function execute(job: JobRow, lost: AbortController, engineDone: () => void, lead: Lead) {
     const { job_id: jobId, key_id: keyId } = job;
     const heartbeat = setInterval(() => {
       if (lost.signal.aborted) return;
@@ -74,6 +84,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
     try {
       const t0 = performance.now();
       const outcome = await analyze(job, lost.signal);
+      engineDone();
       if (lost.signal.aborted) return; // cancelled by an operator, or re-taken: the outcome is not ours
       const t1 = performance.now();
       const { pose, poseGzip, timings, ...decided } = outcome as Outcome & { pose?: PoseTrack; poseGzip?: Buffer; timings?: JobOutput['timings'] };
@@ -82,11 +93,13 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
       else if (pose) await svc.storage.savePose(jobId, encodePose(pose));
       const decision = await run(keyId, { ...decided, jobId, worker, now: now() } as JobCommand);
       finished = decision.events.length > 0;
-      // Where a job's time goes (bench:jobs reads these): the engine's round trip, the engine's own
-      // account of it, and recording the outcome (pose file, ledger).
+      // Where a job's time goes (bench:jobs reads these): the wait from a free engine slot to this
+      // job's claim (gap_ms, which holds the pick and the claim), the engine's round trip and the
+      // engine's own account of it, and recording the outcome (pose file, ledger).
       const ms = (x: number) => Math.round(x * 10) / 10;
       opts.log.info({
         jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode,
+        gap_ms: ms(lead.gap_ms), pick_ms: ms(lead.pick_ms), claim_ms: ms(lead.claim_ms),
         engine_ms: ms(t1 - t0), record_ms: ms(performance.now() - t1),
         ...(timings ? { decoder_wait_ms: ms(timings.decoderWaitMs), analysis_ms: ms(timings.analysisMs), encode_ms: ms(timings.encodeMs), poses_reused: timings.posesReused } : {}),
       }, 'job finished');
@@ -152,20 +165,32 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
     timer = undefined;
     if (stopped) return;
     try {
-      const free = opts.concurrency - running.size;
+      const free = opts.concurrency - analysing.size;
       if (free > 0) {
+        const polled = performance.now();
         const candidates = nextJobs(svc.readDb(), svc.clock(), free + running.size + 8).filter((j) => !running.has(j.job_id));
+        const pickMs = performance.now() - polled;
         for (const job of candidates) {
-          if (running.size >= opts.concurrency || stopped) break;
+          if (analysing.size >= opts.concurrency || stopped) break;
+          const claiming = performance.now();
           if (!(await claim(job))) continue;
+          const now = performance.now();
+          const lead = { gap_ms: freedAt === undefined ? 0 : now - freedAt, pick_ms: pickMs, claim_ms: now - claiming };
+          const id = job.job_id;
           const lost = new AbortController();
-          const task = execute(job, lost)
-            .catch((err) => opts.log.error({ jobId: job.job_id, err: String(err) }, 'job execution failed'))
+          analysing.add(id);
+          const engineDone = () => {
+            if (!analysing.delete(id)) return;
+            freedAt = performance.now();
+            wake();
+          };
+          const task = execute(job, lost, engineDone, lead)
+            .catch((err) => opts.log.error({ jobId: id, err: String(err) }, 'job execution failed'))
             .finally(() => {
-              running.delete(job.job_id);
-              wake();
+              engineDone();
+              running.delete(id);
             });
-          running.set(job.job_id, { task, job, lost });
+          running.set(id, { task, job, lost });
         }
       }
     } catch (err) {
