@@ -1,8 +1,9 @@
 // The analysis engine's own process (started by engine-host.ts): the pose model and the pipeline
 // run here, so their CPU-bound frames never hold the API's event loop, and a crash or a runaway
 // allocation here ends this process, not the API. The decoder runs one level further down, in
-// its sandbox (src/analysis/decoder/), one process per video, the next one started while the
-// current video is analysed (keepDecoderWarm).
+// its sandbox (src/analysis/decoder/): one process decodes a partner's successive videos (the job's
+// key is the input's scope), and a spare is kept started for another partner's (keepDecoderWarm,
+// decoder/lifecycle.ts).
 import { createPoseEngine } from '../analysis/index.js';
 import { keepDecoderWarm, lastDecoderPeakRssMb, lastDecoderWaitMs } from '../analysis/decode.js';
 import { encodePose } from '../storage/poses.js';
@@ -16,7 +17,7 @@ const send = (m: ChildMessage) => process.send!(m);
 const stats = () => ({ peakRssMb: process.resourceUsage().maxRSS / 1024, decoderPeakRssMb: lastDecoderPeakRssMb });
 
 // What every job would otherwise pay on its own, paid once here before the first job: the pose
-// models (loaded and run once) and a decoder sandbox set up ahead of the video.
+// models (loaded and run once) and a decoder sandbox set up ahead of the first video.
 keepDecoderWarm(true);
 void engine.ready().catch(() => undefined); // a failed load is retried by the first analysis
 
