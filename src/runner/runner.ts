@@ -70,7 +70,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
   const run = (keyId: string, command: JobCommand) => svc.ledger.handle(keyId, (s) => decideJob(command, s));
 
   /** Where a job's time went before the engine (ms), for its 'job finished' line. */
-  type Lead = { gap_ms: number; pick_ms: number; claim_ms: number };
+  type Lead = { gap_ms: number | undefined; pick_ms: number; claim_ms: number };
 
   async function execute(job: JobRow, lost: AbortController, engineDone: () => void, lead: Lead) {
     const { job_id: jobId, key_id: keyId } = job;
@@ -99,7 +99,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
       const ms = (x: number) => Math.round(x * 10) / 10;
       opts.log.info({
         jobId, outcome: outcome.type === 'CompleteJob' ? 'completed' : outcome.errorCode,
-        gap_ms: ms(lead.gap_ms), pick_ms: ms(lead.pick_ms), claim_ms: ms(lead.claim_ms),
+        gap_ms: lead.gap_ms === undefined ? undefined : ms(lead.gap_ms), pick_ms: ms(lead.pick_ms), claim_ms: ms(lead.claim_ms),
         engine_ms: ms(t1 - t0), record_ms: ms(performance.now() - t1),
         ...(timings ? { decoder_wait_ms: ms(timings.decoderWaitMs), analysis_ms: ms(timings.analysisMs), encode_ms: ms(timings.encodeMs), poses_reused: timings.posesReused } : {}),
       }, 'job finished');
@@ -175,7 +175,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
           const claiming = performance.now();
           if (!(await claim(job))) continue;
           const now = performance.now();
-          const lead = { gap_ms: freedAt === undefined ? 0 : now - freedAt, pick_ms: pickMs, claim_ms: now - claiming };
+          const lead = { gap_ms: freedAt === undefined ? undefined : now - freedAt, pick_ms: pickMs, claim_ms: now - claiming };
           const id = job.job_id;
           const lost = new AbortController();
           analysing.add(id);
