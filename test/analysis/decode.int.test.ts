@@ -2,21 +2,12 @@
 // frame rate, and the limits that stop hostile files (declared size, declared length, budget).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeFrames, keepDecoderWarm, openVideo, probe, type Frame } from '../../src/analysis/decode.js';
 import { VideoProcessingError } from '../../src/analysis/engine.js';
+import { videoFiles } from '../support/video-files.js';
 import { makeVideo, withDeclaredDuration, withDeclaredSize, withRotation } from '../support/videos.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decode-test-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const file = (bytes: Buffer) => {
-  const p = join(dir, `v${n++}.mp4`);
-  writeFileSync(p, bytes);
-  return p;
-};
+const { file } = videoFiles('decode-test-');
 
 async function all(path: string, fps = 10): Promise<{ frames: Frame[]; copies: Uint8Array[] }> {
   const info = await probe(path);

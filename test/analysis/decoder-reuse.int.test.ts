@@ -4,24 +4,17 @@
 // between videos its sandbox holds no input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { keepDecoderWarm, lastDecoderPid, openVideo } from '../../src/analysis/decode.js';
 import { VideoProcessingError } from '../../src/analysis/engine.js';
 import { confinement, INSIDE_INPUT } from '../../src/analysis/decoder/confine.js';
 import { decoderOutput } from '../../src/analysis/decoder/framing.js';
 import { spawnWarmDecoder } from '../../src/analysis/decoder/sandbox.js';
+import { videoFiles } from '../support/video-files.js';
 import { makeVideo, withDeclaredDuration } from '../support/videos.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decoder-reuse-test-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const file = (bytes: Buffer) => {
-  const p = join(dir, `v${n++}.mp4`);
-  writeFileSync(p, bytes);
-  return p;
-};
+const { dir, file } = videoFiles('decoder-reuse-test-');
 
 /** Every frame of `path` (deep copies: a yielded frame's buffer is reused), and the decoder's pid. */
 async function decodeAll(path: string, scope?: string, onFrame?: (i: number) => void) {
