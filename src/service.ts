@@ -27,6 +27,8 @@ export interface Service {
   projector: Projector;
   /** The read-model database; a function because a rebuild swaps the file under it. */
   readDb(): Database.Database;
+  /** Changes whenever the read models may have changed, from any process (projections/live.ts): rows read under one value may be reused while it holds. */
+  readVersion(): number;
   storage: VideoStorage;
   /** Present with the disk driver: the storage host serves it. */
   disk?: DiskLayout;
@@ -112,6 +114,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
     ledger,
     projector,
     readDb,
+    readVersion: readModels.version,
     storage,
     disk,
     clock,

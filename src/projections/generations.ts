@@ -1,21 +1,39 @@
 // The files behind DATA_DIR/read-models.db: generation files, the symlink that names the live one,
 // and the lock that keeps rebuilds of one DATA_DIR one at a time. rebuild.ts says why a symlink.
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Atomically points the live path at `file` and drops the generation it pointed at before. */
 /**
  * Atomically points the live path at `file`; returns the generation it pointed at before (to drop
  * with retire() once the swap is durable and the ledger lock released).
+ *
+ * Then marks the file swapped out with a commit: servers notice a change to the file they hold by
+ * PRAGMA data_version, not by a stat per read (live.ts), and this commit is what moves it. Call
+ * this with appends held back (the ledger's lock), so no append after the swap is acknowledged
+ * before every server can see that it must reopen.
  */
-export function swapIn(livePath: string, file: string): string | undefined {
+export function swapIn(livePath: string, file: string, busyTimeoutMs = 5000): string | undefined {
   const previous = currentGeneration(livePath);
-  const link = `${livePath}.swap-${process.pid}`;
-  rmSync(link, { force: true });
-  symlinkSync(basename(file), link);
-  renameSync(link, livePath);
+  // Opened before the rename: a first rebuild replaces a plain file, which has no name afterwards.
+  const old = existsSync(livePath) && realpathSync(livePath) !== file ? new Database(livePath, { fileMustExist: true, timeout: busyTimeoutMs }) : undefined;
+  try {
+    const link = `${livePath}.swap-${process.pid}`;
+    rmSync(link, { force: true });
+    symlinkSync(basename(file), link);
+    renameSync(link, livePath);
+    if (old) markRetired(old);
+  } finally {
+    old?.close();
+  }
   return previous !== file ? previous : undefined;
+}
+
+/** A commit to a swapped-out generation (its own table, so nothing a reader reads changes). */
+function markRetired(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS retired (at TEXT NOT NULL)');
+  db.prepare('INSERT INTO retired (at) VALUES (?)').run(new Date().toISOString());
 }
 
 /** Makes the swap durable, then deletes the previous generation (unlinking a big file takes a while). */

@@ -2,10 +2,23 @@
 // in under DATA_DIR/read-models.db while servers keep running, so every reader asks for the handle
 // through current(), which notices the swap and reopens.
 //
-// Why one stat per call and not a timer: a read after the swap must never come from the old file
-// (another process's writes land in the new one only). A stat is ~1-2 µs, far below a request.
-// The stat is taken BEFORE the open: if the swap happens between the two, the next call sees a
-// different inode and reopens again, never the reverse (holding the old file while believing it new).
+// How a change is noticed without a system call per read (issue 22): SQLite's PRAGMA data_version
+// changes on this connection whenever another connection (any process) commits to the file, and
+// the rebuild commits a mark to the file it swaps out, after the swap and before it lets appends
+// through again (generations.ts, markRetired). So only when data_version moves is the path stat'ed
+// to see whether it now names another file. A read after the swap never comes from the old file:
+// the mark lands before any append after the swap can be acknowledged, and a reader that sees the
+// mark reopens. Writes on this connection (this process's projector) do not move data_version;
+// total_changes() counts them. Both together give version(): equal versions mean the same data,
+// which is what lets callers cache rows read from here (http/auth.ts, keys by token).
+//
+// The check runs at most once per synchronous stretch of code (reset by a microtask): the auth
+// hook and the route of one request share it, and nothing another process does can be observed
+// in between.
+//
+// When the handle is opened, the path's identity is taken before and after the open, with the
+// baseline data_version read in between: a swap racing the open is seen by the second stat, and a
+// swap after it by data_version (its mark comes after the swap).
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { releaseLedger } from './job-results.js';
@@ -13,6 +26,11 @@ import { openReadModels } from './runner.js';
 
 export interface LiveReadModels {
   current(): Database.Database;
+  /**
+   * A number that changes whenever what the read models hold may have changed (a commit by any
+   * connection, a swap); the same number means the same data, so a row read under it may be reused.
+   */
+  version(): number;
   close(): void;
 }
 
@@ -24,11 +42,34 @@ const identityOf = (path: string): string | undefined => {
   return st && `${st.dev}:${st.ino}`;
 };
 
+interface Handle {
+  db: Database.Database;
+  id: string | undefined;
+  dataVersion: Database.Statement<[], number>;
+  totalChanges: Database.Statement<[], number>;
+  seenData: number;
+  seenChanges: number;
+}
+
 /** `resultsIn`: the SQLite ledger's path, where completed jobs' results are read (job-results.ts); none with a server ledger. */
 export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number; onSwap?: () => void; resultsIn?: string } = {}): LiveReadModels {
-  let id = identityOf(path);
-  let db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
-  id ??= identityOf(path);
+  function open(): Handle {
+    for (;;) {
+      const before = identityOf(path);
+      const db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
+      const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+      const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+      const handle = { db, id: before, dataVersion, totalChanges, seenData: dataVersion.get()!, seenChanges: totalChanges.get()! };
+      const after = identityOf(path);
+      // A missing path (mid-restore by hand) keeps what was opened.
+      if (before === after || before === undefined || after === undefined) return { ...handle, id: after ?? before };
+      db.close();
+    }
+  }
+
+  let handle = open();
+  let version = 0;
+  let checked = false;
   const retired = new Set<Database.Database>();
 
   function retire(old: Database.Database) {
@@ -39,22 +80,46 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
     }, RETIRE_AFTER_MS).unref();
   }
 
+  function check(): void {
+    if (checked) return;
+    checked = true;
+    queueMicrotask(() => {
+      checked = false;
+    });
+    const changes = handle.totalChanges.get()!;
+    const data = handle.dataVersion.get()!;
+    if (changes === handle.seenChanges && data === handle.seenData) return;
+    version += 1;
+    handle.seenChanges = changes;
+    if (data === handle.seenData) return;
+    handle.seenData = data;
+    const now = identityOf(path);
+    if (now === undefined || now === handle.id) return;
+    const old = handle.db;
+    handle = open();
+    retire(old);
+    opts.onSwap?.();
+  }
+
   return {
     current() {
-      const now = identityOf(path);
-      // A missing path (mid-restore by hand) keeps the handle we have rather than failing reads.
-      if (now === undefined || now === id) return db;
-      const old = db;
-      db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
-      id = now;
-      retire(old);
-      opts.onSwap?.();
-      return db;
+      check();
+      return handle.db;
+    },
+    version() {
+      check();
+      // This connection's own writes since the check (this process projecting) count too.
+      const changes = handle.totalChanges.get()!;
+      if (changes !== handle.seenChanges) {
+        handle.seenChanges = changes;
+        version += 1;
+      }
+      return version;
     },
     close() {
       for (const old of retired) if (old.open) old.close();
       retired.clear();
-      db.close();
+      handle.db.close();
       if (opts.resultsIn !== undefined) releaseLedger(opts.resultsIn);
     },
   };

@@ -69,7 +69,7 @@ export async function rebuildFromStore(opts: {
     const fenceStarted = Date.now();
     const { position, previous } = await opts.store.holdingAppends(async () => {
       const at = await replayFromStore(opts.store, tgt, { onBatch });
-      return { position: at, previous: swapIn(opts.readModelsPath, file) };
+      return { position: at, previous: swapIn(opts.readModelsPath, file, opts.busyTimeoutMs) };
     });
     const fenceMs = Date.now() - fenceStarted;
     retire(opts.readModelsPath, previous);

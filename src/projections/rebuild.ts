@@ -155,7 +155,7 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     let previous: string | undefined;
     try {
       position = replayInto(src, tgt, { onBatch });
-      previous = swapIn(opts.readModelsPath, file);
+      previous = swapIn(opts.readModelsPath, file, opts.busyTimeoutMs);
     } finally {
       src.db.exec('COMMIT');
     }

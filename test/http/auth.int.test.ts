@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decideKey } from '../../src/commands/keys.js';
 import { startHarness } from '../support/harness.js';
+import { runAdmin } from '../cli/run.js';
 
 const AUTH_BODY = { error: { code: 'authentication_error', message: 'Invalid, suspended, or revoked API key.' } };
 
@@ -52,6 +53,45 @@ test('Authentication 2: a suspended key that is reinstated works again; a revoke
   assert.equal((await h.request('GET', '/v1/identity', { key: k.apiKey })).status, 401);
   await h.svc.ledger.handle(k.keyId, (s) => decideKey({ type: 'ReinstateKey', keyId: k.keyId, now }, s));
   assert.equal((await h.request('GET', '/v1/identity', { key: k.apiKey })).status, 200);
+});
+
+test('a key the server holds from earlier requests is refused on the very next request after another process revokes it', async (t) => {
+  // The auth hook keeps keys by token while the read models are unchanged (http/auth.ts): every
+  // change of a key, from this process or the admin CLI's, must reach the next request.
+  const h = await startHarness(t);
+  const k = await h.createKey({ limit: 5 });
+  const identity = () => h.request('GET', '/v1/identity', { key: k.apiKey });
+  for (let i = 0; i < 3; i++) assert.equal((await identity()).status, 200);
+
+  const limit = await runAdmin(h.config.dataDir, 'keys', 'set-limit', k.keyId, '7');
+  assert.equal(limit.code, 0, limit.stderr);
+  assert.equal((await identity()).body.usage.limit, 7, 'a limit set by the CLI shows on the next request');
+
+  const suspend = await runAdmin(h.config.dataDir, 'keys', 'suspend', k.keyId);
+  assert.equal(suspend.code, 0, suspend.stderr);
+  assert.equal((await identity()).status, 401, 'suspended by the CLI: refused at once');
+  assert.equal((await runAdmin(h.config.dataDir, 'keys', 'reinstate', k.keyId)).code, 0);
+  assert.equal((await identity()).status, 200);
+  assert.equal((await identity()).status, 200);
+
+  const revoke = await runAdmin(h.config.dataDir, 'keys', 'revoke', k.keyId);
+  assert.equal(revoke.code, 0, revoke.stderr);
+  const after = await h.request('GET', `/v1/jobs/job_x`, { key: k.apiKey });
+  assert.equal(after.status, 401, 'revoked by the CLI: refused on the very next request');
+  assert.deepEqual(after.body, AUTH_BODY);
+  assert.equal((await identity()).status, 401);
+});
+
+test('a key held from earlier requests is refused at once when this process suspends it, and its usage follows its jobs', async (t) => {
+  const h = await startHarness(t);
+  const k = await h.createKey({ limit: 2 });
+  const identity = () => h.request('GET', '/v1/identity', { key: k.apiKey });
+  assert.deepEqual((await identity()).body.usage, { limit: 2, used: 0, remaining: 2 });
+  const handle = await h.upload(k.apiKey);
+  assert.equal((await h.request('POST', '/v1/jobs', { key: k.apiKey, body: { upload_handle: handle, exercise_id: 'squat' } })).status, 201);
+  assert.deepEqual((await identity()).body.usage, { limit: 2, used: 0, remaining: 1 }, 'the held unit shows on the next request');
+  await h.svc.ledger.handle(k.keyId, (s) => decideKey({ type: 'SuspendKey', keyId: k.keyId, now: new Date().toISOString() }, s));
+  assert.equal((await identity()).status, 401);
 });
 
 test('Errors: unknown routes and methods answer in the envelope (404 not_found, 405 method_not_allowed)', async (t) => {

@@ -137,6 +137,23 @@ test('a rebuild while a load of GETs and writes runs against the server: no fail
   assert.equal((await verify(filesOf(h.config.dataDir))).differenceCount, 0);
 });
 
+test('a server idle since before a swap answers from the new file on its very next request, after a first and a later rebuild', async (t) => {
+  // Servers notice a swap by the mark the rebuild commits to the file it swaps out (no stat per
+  // read: projections/live.ts); its key cache (http/auth.ts) must not outlive the old file either.
+  const h = await startHarness(t);
+  const { apiKey, keyId } = await h.createKey({ partnerName: 'Real' });
+  const name = async () => (await h.request('GET', '/v1/identity', { key: apiKey })).body.partner_name;
+  for (let round = 0; round < 2; round++) {
+    // A marker only the file in use has (round 0: the plain file from the start; round 1: a generation).
+    h.svc.readDb().prepare("UPDATE keys SET partner_name = 'STALE' WHERE key_id = ?").run(keyId);
+    assert.equal(await name(), 'STALE');
+    assert.equal(await name(), 'STALE');
+    const cli = await runAdmin(h.config.dataDir, 'projections', 'rebuild');
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.equal(await name(), 'Real', `round ${round}: the next request reads the rebuilt file`);
+  }
+});
+
 test('one rebuild at a time per DATA_DIR; a lock or files left by a crashed rebuild are cleaned up by the next one', async (t) => {
   const h = await startHarness(t);
   await h.createKey({ limit: 1 });
