@@ -5,11 +5,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MalformedRequest, NotReady, ShuttingDown } from '../commands/errors.js';
-import { instrumentHttp } from '../metrics/http.js';
+import { countAnswer } from '../metrics/http.js';
 import type { Service } from '../service.js';
 import { authenticate } from './auth.js';
 import { notReadyMessage, readiness } from './readiness.js';
-import { RequestLog } from './request-log.js';
+import { lazyRequestLogger, RequestLog } from './request-log.js';
 import { answerClientError, answerOutsideRoutes, installErrorHandling, send, trackRoutes } from './errors.js';
 import { exerciseRoutes } from './routes/exercises.js';
 import { identityRoutes } from './routes/identity.js';
@@ -66,7 +66,10 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
         res: (res) => ({ statusCode: res.statusCode }),
       },
     },
-    logController: new RequestLog(),
+    // Every answer is counted for /metrics where fastify reports it done (request-log.ts).
+    logController: new RequestLog(countAnswer(svc.metrics.http)),
+    // Each request's pino child only when something needs it (request-log.ts); none without a logger.
+    ...(opts.logger === undefined || opts.logger === false ? {} : { childLoggerFactory: lazyRequestLogger }),
     bodyLimit: svc.config.bodyLimitBytes,
     // A slow or silent client never holds a socket for long (README "Timeouts"): the request must
     // arrive whole within requestTimeout (Node checks every 5 s), its headers within headersTimeout,
@@ -109,7 +112,6 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     if (request.method !== 'GET' && request.method !== 'HEAD') bodyWhereRead(request);
     done(closing ? new ShuttingDown() : undefined);
   });
-  instrumentHttp(app, svc.metrics);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

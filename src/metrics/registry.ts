@@ -8,11 +8,12 @@ import type { EventStore } from '../events/store/port.js';
 import { checkpointOf } from '../projections/runner.js';
 import { prepared } from '../projections/statements.js';
 import { jobCounts } from '../queue/projection.js';
+import { httpMetrics, type HttpMetrics } from './http.js';
 
 export interface Metrics {
   registry: Registry;
-  httpRequests: Counter<'route' | 'method' | 'status'>;
-  httpDuration: Histogram<'route' | 'method' | 'status'>;
+  /** Requests answered and their latencies (repcoach_http_requests_total, repcoach_http_request_duration_seconds). */
+  http: HttpMetrics;
   analysisRatio: Histogram;
   ledgerAppend: Histogram;
   videosPurged: Counter;
@@ -25,19 +26,7 @@ export function createMetrics(): Metrics {
   const registers = [registry];
   return {
     registry,
-    httpRequests: new Counter({
-      name: 'repcoach_http_requests_total',
-      help: 'API requests answered, by route pattern, method and status',
-      labelNames: ['route', 'method', 'status'] as const,
-      registers,
-    }),
-    httpDuration: new Histogram({
-      name: 'repcoach_http_request_duration_seconds',
-      help: 'API request latency from arrival to the last byte sent, by route pattern, method and status',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers,
-    }),
+    http: httpMetrics(registry, { requests: 'repcoach_http_requests_total', duration: 'repcoach_http_request_duration_seconds' }),
     analysisRatio: new Histogram({
       name: 'repcoach_analysis_seconds_per_video_second',
       help: 'Wall-clock seconds of analysis per second of video, per completed analysis (below 1 is faster than real time)',
