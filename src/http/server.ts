@@ -4,7 +4,6 @@
 import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
 import type { Server } from 'node:http';
 import { once } from 'node:events';
-import pino from 'pino';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { storageCallbacks } from '../commands/partner.js';
 import { createEngineHost } from '../runner/engine-host.js';
@@ -14,6 +13,7 @@ import { startDispatcher } from '../webhooks/dispatcher.js';
 import { createStorageHost } from '../storage/host.js';
 import { startMetricsServer } from '../metrics/server.js';
 import { buildApp } from './app.js';
+import { stdoutInChunks } from './log-destination.js';
 import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 
 const config = loadConfigOrExit();
@@ -24,12 +24,12 @@ const engine = createEngineHost();
 if (config.workerConcurrency > 0) engine.warm(config.workerConcurrency);
 const svc = await openServiceOrExit(config);
 let runner: ReturnType<typeof startRunner> | undefined;
-// Logs go out asynchronously (pino's sonic-boom): a synchronous write to stdout per log line was a
-// large part of a request's fixed cost. Lines are gathered until 4 KiB or 100 ms, whichever comes
-// first, so under load one write (and one wake-up of whatever reads stdout) carries ~20 request
-// lines instead of one (issue 22); a line is never more than 100 ms late. What is buffered at
-// shutdown or exit is flushed before the process exits; a SIGKILL loses at most those 100 ms.
-const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+// Logs go out asynchronously: a synchronous write to stdout per log line was a large part of a
+// request's fixed cost. Lines are gathered until 4 KiB or 100 ms, whichever comes first, so under
+// load one write (and one wake-up of whatever reads stdout) carries ~20 request lines instead of one
+// (issue 22; log-destination.ts says why it gathers them itself). What is gathered at shutdown or
+// exit is written before the process exits; a SIGKILL loses at most those 100 ms.
+const logStream = stdoutInChunks({ bytes: 4096, ms: 100 });
 process.on('exit', () => {
   try {
     logStream.flushSync();
