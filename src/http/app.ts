@@ -58,8 +58,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === undefined || opts.logger === false ? false : {
-      ...(typeof opts.logger === 'object' ? opts.logger : {}),
+    // Silence is pino at level silent rather than no logger: fastify reports every answer done
+    // (request-log.ts, where the HTTP metrics are counted) only to a server that has a logger.
+    logger: {
+      ...(typeof opts.logger === 'object' ? opts.logger : opts.logger === true ? {} : { level: 'silent' }),
       // Never log headers (API keys) or query strings (signed URLs live in bodies, but be safe).
       serializers: {
         req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0] }),
@@ -68,8 +70,8 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     },
     // Every answer is counted for /metrics where fastify reports it done (request-log.ts).
     logController: new RequestLog(countAnswer(svc.metrics.http)),
-    // Each request's pino child only when something needs it (request-log.ts); none without a logger.
-    ...(opts.logger === undefined || opts.logger === false ? {} : { childLoggerFactory: lazyRequestLogger }),
+    // Each request's pino child only when something needs it (request-log.ts).
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: svc.config.bodyLimitBytes,
     // A slow or silent client never holds a socket for long (README "Timeouts"): the request must
     // arrive whole within requestTimeout (Node checks every 5 s), its headers within headersTimeout,
