@@ -16,8 +16,9 @@ export interface LogDestination {
   flushSync(): void;
 }
 
-export function stdoutInChunks(opts: { bytes: number; ms: number }): LogDestination {
-  const out = pino.destination({ dest: 1, sync: false });
+/** `fd`: 1 for stdout. */
+export function logInChunks(fd: number, opts: { bytes: number; ms: number }): LogDestination {
+  const out = pino.destination({ dest: fd, sync: false });
   let pending: string[] = [];
   let size = 0;
   const hand = () => {

@@ -13,7 +13,7 @@ import { startDispatcher } from '../webhooks/dispatcher.js';
 import { createStorageHost } from '../storage/host.js';
 import { startMetricsServer } from '../metrics/server.js';
 import { buildApp } from './app.js';
-import { stdoutInChunks } from './log-destination.js';
+import { logInChunks } from './log-destination.js';
 import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 
 const config = loadConfigOrExit();
@@ -29,7 +29,7 @@ let runner: ReturnType<typeof startRunner> | undefined;
 // load one write (and one wake-up of whatever reads stdout) carries ~60 request lines instead of one
 // (issue 22; log-destination.ts says why it gathers them itself). What is gathered at shutdown or
 // exit is written before the process exits; a SIGKILL loses at most those 100 ms.
-const logStream = stdoutInChunks({ bytes: 16_384, ms: 100 });
+const logStream = logInChunks(1, { bytes: 16_384, ms: 100 });
 process.on('exit', () => {
   try {
     logStream.flushSync();
