@@ -166,8 +166,11 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
     await discardCopy();
     return { job_id: (past as Extract<PastSpot, { state: 'claimed' }>).jobId, status: 'queued' as const, created: false };
   }
-  // The job owns a frozen copy now; the spot's own bytes are no longer needed.
-  await svc.storage.discard(handle).catch(() => undefined);
+  // The job owns a frozen copy now; the spot's own bytes are no longer needed. Deleted after the
+  // answer rather than before it (issue 22: one more file operation in line with each submission;
+  // the spot is claimed, so nothing reads or accepts bytes for it again, and a file a crash leaves
+  // behind is what a failed delete always left).
+  void svc.storage.discard(handle).catch(() => undefined);
   return { job_id: jobId, status: 'queued' as const, created: true };
 }
 

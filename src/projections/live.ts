@@ -107,12 +107,15 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       return handle.db;
     },
     version() {
-      check();
-      // This connection's own writes since the check (this process projecting) count too.
-      const changes = handle.totalChanges.get()!;
-      if (changes !== handle.seenChanges) {
-        handle.seenChanges = changes;
-        version += 1;
+      if (!checked) check();
+      else {
+        // Checked earlier in this stretch: this connection's own writes since (this process
+        // projecting) still count.
+        const changes = handle.totalChanges.get()!;
+        if (changes !== handle.seenChanges) {
+          handle.seenChanges = changes;
+          version += 1;
+        }
       }
       return version;
     },

@@ -47,12 +47,12 @@ export function createDiskStorage(layout: DiskLayout, publicUrl: string): VideoS
     },
     stat: (handle) => sizeOf(live(handle)),
     async freeze(handle, jobId) {
-      const tmp = join(layout.tmp, `freeze-${randomBytes(8).toString('hex')}`);
+      // One link straight to the job's name: link() is atomic and a job id is new, so there is no
+      // half-made name to hide behind a temp file and a rename (issue 22: one file operation less
+      // in line with every submission).
       try {
-        await link(live(handle), tmp);
-        await rename(tmp, frozen(jobId));
+        await link(live(handle), frozen(jobId));
       } catch (err) {
-        await rm(tmp, { force: true });
         if (isMissing(err)) return 0;
         throw new StorageUnavailableError(`freeze failed: ${(err as Error).message}`);
       }
