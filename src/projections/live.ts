@@ -16,6 +16,10 @@
 // hook and the route of one request share it, and nothing another process does can be observed
 // in between.
 //
+// A rebuild that dies between its rename and its mark (a few milliseconds, under the ledger's lock)
+// would leave servers on the old file with nothing to tell them: a stat once a second, off the
+// request path, catches that case.
+//
 // When the handle is opened, the path's identity is taken before and after the open, with the
 // baseline data_version read in between: a swap racing the open is seen by the second stat, and a
 // swap after it by data_version (its mark comes after the swap).
@@ -36,6 +40,9 @@ export interface LiveReadModels {
 
 /** How long a replaced handle stays open: a caller that took it just before the swap may still use it. */
 const RETIRE_AFTER_MS = 10_000;
+
+/** How often the path is stat'ed anyway, for a swap whose mark never came. */
+const BACKSTOP_MS = 1_000;
 
 const identityOf = (path: string): string | undefined => {
   const st = statSync(path, { throwIfNoEntry: false });
@@ -80,6 +87,12 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
     }, RETIRE_AFTER_MS).unref();
   }
 
+  // The backstop for a swap without its mark (above): the next check then stats the path.
+  const backstop = setInterval(() => {
+    if (identityOf(path) !== handle.id) handle.seenData = Number.NaN;
+  }, BACKSTOP_MS);
+  backstop.unref();
+
   function check(): void {
     if (checked) return;
     checked = true;
@@ -120,6 +133,7 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       return version;
     },
     close() {
+      clearInterval(backstop);
       for (const old of retired) if (old.open) old.close();
       retired.clear();
       handle.db.close();

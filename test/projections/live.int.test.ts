@@ -2,7 +2,7 @@
 // auth hook's keys) must move on every change, from this connection or any other, and only then.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -36,4 +36,23 @@ test('the version stays while nothing changes and moves on a commit by another c
   await nextTurn();
   assert.equal(live.version(), v2);
   assert.equal(live.current().prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM keys').get()!.n, 2);
+});
+
+test('a swap whose mark never came (a rebuild that died between its rename and its mark) is still noticed within a second or so', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rc-live-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'read-models.db');
+  const live = openLiveReadModels(path);
+  t.after(() => live.close());
+  const name = () => live.current().prepare<[], { partner_name: string }>('SELECT partner_name FROM keys').get()?.partner_name;
+  live.current().prepare("INSERT INTO keys (key_id, partner_id, partner_name, key_hash, status, created_at, updated_at) VALUES ('k', 'p', 'old', 'h', 'active', 'a', 'a')").run();
+  // Another generation, swapped in by a bare rename: no commit to the old file.
+  const fresh = openLiveReadModels(join(dir, 'gen-2.db'));
+  fresh.current().prepare("INSERT INTO keys (key_id, partner_id, partner_name, key_hash, status, created_at, updated_at) VALUES ('k', 'p', 'new', 'h', 'active', 'a', 'a')").run();
+  fresh.close();
+  symlinkSync('gen-2.db', `${path}.swap`);
+  renameSync(`${path}.swap`, path);
+  const deadline = Date.now() + 5_000;
+  while (name() !== 'new' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(name(), 'new');
 });
