@@ -6,6 +6,7 @@ import { guard } from '../events/store/sqlite.js';
 import { hashApiKey } from '../ids.js';
 import { keyByHash, type KeyRow } from '../projections/identity.js';
 import type { Service } from '../service.js';
+import { whileUnchanged } from '../projections/while-unchanged.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,7 +17,7 @@ declare module 'fastify' {
 // The auth scheme is case-insensitive (RFC 9110 11.1); the token is taken as is.
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
 
-/** Keys held by token at most; beyond that a key is read each time (the cache empties on any change anyway). */
+/** Keys held by token at most (the map empties on any change anyway). */
 const MAX_HELD_KEYS = 10_000;
 
 /**
@@ -24,28 +25,15 @@ const MAX_HELD_KEYS = 10_000;
  * so an error keeps it). Callback style: it runs on every request (an async hook costs a promise
  * per request).
  *
- * Keys found are held by their token while the read models stay as they were (svc.readVersion():
- * a commit by any process, the admin CLI's revocation included, or a swap changes it), which
- * spares each request the SHA-256 of its token and the point read (issue 22). Held by the token
- * itself, not its hash, since skipping the hash is half the gain; the tokens are in this process's
- * memory as requests arrive anyway. Unknown tokens are not held.
+ * Keys found are held by their token while the read models stay as they were (projections/
+ * while-unchanged.ts: a commit by any process, the admin CLI's revocation included, or a swap
+ * empties the map), which spares each request the SHA-256 of its token and the point read (issue
+ * 22). Held by the token itself, not its hash, since skipping the hash is half the gain; the tokens
+ * are in this process's memory as requests arrive anyway. Unknown tokens are not held.
  */
 export function authenticate(svc: Service) {
-  const held = new Map<string, KeyRow>();
-  let heldAt = -1;
-  const lookUp = (token: string): KeyRow | undefined => {
-    // The version is taken before the read: a change racing the read only empties the map sooner.
-    const version = svc.readVersion();
-    if (version !== heldAt) {
-      held.clear();
-      heldAt = version;
-    }
-    let row = held.get(token);
-    if (row !== undefined) return row;
-    row = keyByHash(svc.readDb(), hashApiKey(token));
-    if (row && held.size < MAX_HELD_KEYS) held.set(token, Object.freeze(row));
-    return row;
-  };
+  const keys = whileUnchanged<string, KeyRow>(svc.readVersion, MAX_HELD_KEYS);
+  const lookUp = (token: string) => keys(token, () => keyByHash(svc.readDb(), hashApiKey(token)));
   return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' ? BEARER.exec(header.trim())?.[1] : undefined;

@@ -7,6 +7,7 @@ import { decideKey } from '../../src/commands/keys.js';
 import { ProviderUnavailableError, VideoProcessingError } from '../../src/analysis/engine.js';
 import { failingEngine, fixedEngine, sampleResult, until } from '../support/engines.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { runAdmin } from '../cli/run.js';
 
 const submit = (h: Harness, key: string, body: unknown) => h.request('POST', '/v1/jobs', { key, body });
 const usage = async (h: Harness, key: string) => (await h.request('GET', '/v1/identity', { key })).body.usage;
@@ -25,6 +26,17 @@ test('POST /v1/jobs: 201 with a UUID job_id and status; GET shows only job_id an
   assert.match(res.body.job_id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   assert.equal(res.body.status, 'queued');
   assert.deepEqual((await h.request('GET', `/v1/jobs/${res.body.job_id}`, { key: apiKey })).body, { job_id: res.body.job_id, status: 'queued' });
+});
+
+test('GET /v1/jobs/{job_id}: a queued job polled again and again shows a cancel by another process on the very next poll (issue 22: rows are reused only while the read models are unchanged)', async (t) => {
+  const h = await startHarness(t);
+  const { apiKey } = await h.createKey();
+  const jobId = (await submit(h, apiKey, { upload_handle: await h.upload(apiKey), exercise_id: 'squat' })).body.job_id;
+  const poll = async () => (await h.request('GET', `/v1/jobs/${jobId}`, { key: apiKey })).body.status;
+  for (let i = 0; i < 3; i++) assert.equal(await poll(), 'queued');
+  const cancel = await runAdmin(h.config.dataDir, 'jobs', 'cancel', jobId);
+  assert.equal(cancel.code, 0, cancel.stderr);
+  assert.equal(await poll(), 'cancelled');
 });
 
 test('Rule 1: the same handle with the same exercise_id returns 201 with the original job_id and holds nothing new', async (t) => {

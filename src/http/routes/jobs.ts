@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cancelJob, readFresh, submitJob } from '../../commands/partner.js';
 import { JobNotFound, MalformedRequest, PoseNotAvailable } from '../../commands/errors.js';
-import { jobById, listJobs, presentJob } from '../../projections/jobs.js';
+import { jobById, listJobs, presentJob, type JobRow } from '../../projections/jobs.js';
+import { whileUnchanged } from '../../projections/while-unchanged.js';
 import { fromStorage } from '../../commands/partner.js';
 import { decodePose } from '../../storage/poses.js';
 import type { Service } from '../../service.js';
@@ -28,6 +29,8 @@ export const jobRoutes =
   (svc: Service, wakeRunner: () => void): FastifyPluginAsyncTypebox =>
   async (app) => {
     const completed = completedBodies();
+    // Polls of a job whose row has not changed reuse it (projections/while-unchanged.ts).
+    const rows = whileUnchanged<string, JobRow>(svc.readVersion, 10_000);
     app.post(
       '/v1/jobs',
       {
@@ -101,7 +104,8 @@ export const jobRoutes =
         const held = completed.get(request.params.job_id, keyId);
         if (held === 'other-key') throw new JobNotFound();
         if (held !== undefined) return sendSerialized(reply, held);
-        const row = await readFresh(svc, () => jobById(svc.readDb(), request.params.job_id));
+        const jobId = request.params.job_id;
+        const row = await readFresh(svc, () => rows(jobId, () => jobById(svc.readDb(), jobId)));
         if (!row || row.key_id !== keyId) throw new JobNotFound();
         const job = presentJob(row);
         if (job.status !== 'completed') return job;
