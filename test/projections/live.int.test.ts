@@ -1,6 +1,6 @@
 // The read-model handle's version (src/projections/live.ts): what lets callers reuse rows (the
 // auth hook's keys) must move on every change, from this connection or any other, and only then.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +10,18 @@ import { openLiveReadModels } from '../../src/projections/live.js';
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
-test('the version stays while nothing changes and moves on a commit by another connection or by this one', async (t) => {
+/** A fresh DATA_DIR's read-models.db, opened as the service opens it. */
+function liveIn(t: TestContext) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-live-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'read-models.db');
   const live = openLiveReadModels(path);
   t.after(() => live.close());
+  return { dir, path, live };
+}
+
+test('the version stays while nothing changes and moves on a commit by another connection or by this one', async (t) => {
+  const { dir, path, live } = liveIn(t);
   const insert = "INSERT INTO keys (key_id, partner_id, partner_name, key_hash, status, created_at, updated_at) VALUES (?, 'p', 'P', ?, 'active', 'a', 'a')";
 
   const v0 = live.version();
@@ -39,11 +45,7 @@ test('the version stays while nothing changes and moves on a commit by another c
 });
 
 test('a swap whose mark never came (a rebuild that died between its rename and its mark) is still noticed within a second or so', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'rc-live-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const path = join(dir, 'read-models.db');
-  const live = openLiveReadModels(path);
-  t.after(() => live.close());
+  const { dir, path, live } = liveIn(t);
   const name = () => live.current().prepare<[], { partner_name: string }>('SELECT partner_name FROM keys').get()?.partner_name;
   live.current().prepare("INSERT INTO keys (key_id, partner_id, partner_name, key_hash, status, created_at, updated_at) VALUES ('k', 'p', 'old', 'h', 'active', 'a', 'a')").run();
   // Another generation, swapped in by a bare rename: no commit to the old file.
