@@ -20,6 +20,11 @@ export interface JudgedRep {
   startsSet?: boolean;
   /** Ids of the rules that gave this rep a verdict (a fault or a pass); the rest were not checked. */
   checked?: string[];
+  /**
+   * Points off the score for passing some rule close to its limit (0 to 4, rules/near-limit.ts):
+   * not an issue, so it is listed nowhere but in the score.
+   */
+  nearLimit?: number;
 }
 
 export interface SetContext {
@@ -34,9 +39,13 @@ export interface SetContext {
   personSeen: boolean;
 }
 
-export function qualityScore(issues: Pick<Issue, 'impact_on_score'>[]): number {
-  const s = 100 + issues.reduce((a, i) => a + i.impact_on_score, 0);
-  return Math.max(0, Math.min(100, s));
+/**
+ * 100 plus the issues' impacts, minus the points for passing close to a limit (`nearLimit`, at most
+ * 4: less than the smallest issue, so every rep with an issue scores below every rep without one).
+ */
+export function qualityScore(issues: Pick<Issue, 'impact_on_score'>[], nearLimit = 0): number {
+  const s = 100 + issues.reduce((a, i) => a + i.impact_on_score, 0) - nearLimit;
+  return Math.max(0, Math.min(100, Math.round(s * 10) / 10));
 }
 
 export function toRepetitions(reps: JudgedRep[]): Repetition[] {
@@ -45,7 +54,7 @@ export function toRepetitions(reps: JudgedRep[]): Repetition[] {
     start_time_ms: Math.max(0, Math.round(r.startMs)),
     end_time_ms: Math.max(0, Math.round(r.endMs)),
     is_valid_rep: r.valid,
-    quality_score: qualityScore(r.issues),
+    quality_score: qualityScore(r.issues, r.nearLimit),
     issues: r.issues.map(({ ruleId: _id, ...issue }) => issue),
     strengths: r.strengths,
   }));

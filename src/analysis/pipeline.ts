@@ -11,6 +11,7 @@ import { clipView, estimateView, judgedFrom, ruleViews, rulesView, type ViewAngl
 import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feedback.js';
 import { anyMovement } from './rules/any.js';
 import { settleSetNoise } from './rules/set-relative.js';
+import { markNearLimits } from './rules/near-limit.js';
 
 export interface PipelineOutput {
   result: AnalysisResult;
@@ -183,8 +184,9 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const endsSet = last && !a.returned && !progress.slice(a.end + 1).some((v) => Number.isFinite(v));
     return judge(def, rep, a, repAngle, endsSet);
   });
-  // A fault within the set's own rep-to-rep noise of the limit is no fault (rules/set-relative.ts).
-  const reps = settleSetNoise(eachOnItsOwn, judgedOn);
+  // A fault within the set's own rep-to-rep noise of the limit is no fault (rules/set-relative.ts);
+  // a pass close to a limit costs a few points of the score (rules/near-limit.ts).
+  const reps = markNearLimits(settleSetNoise(eachOnItsOwn, judgedOn), judgedOn);
   const seenFrames = poses.filter(torsoSeen).length;
   // Not checked: the rules this view cannot show, then those it could but that no judged rep gave a
   // verdict (each rule checks on the rep itself that it sees what it reads: yaw, joints seen).
