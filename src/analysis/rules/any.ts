@@ -7,7 +7,7 @@
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { bodyFeatures, principalAxis, restLevel, sidesInPhase, typicalSpan } from '../movement.js';
 import { pairPoint, quantile } from '../signals.js';
-import { graded, round } from './common.js';
+import { graded, pastLimit, round, verdict } from './common.js';
 import { halfWindow, perFrame, storePerFrame } from './body.js';
 
 /**
@@ -70,8 +70,9 @@ export const anyMovement: ExerciseDef = {
         const best = quantile(rep.setPeaks ?? [], 0.75);
         if (!rep.valid || !((rep.setPeaks?.length ?? 0) >= 3) || !(best > 0)) return undefined;
         const share = rep.peakProgress / best;
-        if (share >= RANGE_SHARE) return null;
-        return { ...graded(RANGE_SHARE - share, 0.15, 0.3), evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
+        const past = verdict(rep, 'any-range', RANGE_SHARE - share, 0.15, 0.3);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
       },
       strength: { category: 'range_of_motion', name: 'Consistent range', description: 'Moved through the same range as the set\'s best repetitions.' },
     },
@@ -83,7 +84,8 @@ export const anyMovement: ExerciseDef = {
         const typical = median(rep.setDurationsS ?? []);
         if (!rep.valid || !((rep.setDurationsS?.length ?? 0) >= 3) || !(typical > 0)) return undefined;
         const ratio = rep.durationS / typical;
-        if (ratio >= 0.6 && ratio <= 1.6) return null;
+        // The margin is past the nearer end of the 0.6-1.6 band.
+        if (pastLimit(rep, 'any-tempo', Math.max(0.6 - ratio, ratio - 1.6), 0.2) <= 0) return null;
         const faster = ratio < 0.6;
         return { ...graded(faster ? 0.6 - ratio : ratio - 1.6, 0.2, 0.6), evidence: rep.peak,
           description: `This repetition took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s typical for the set: ${faster ? 'rushed' : 'much slower'}.` };

@@ -3,7 +3,7 @@
 // the hands come down toward the shoulders, in arm lengths, blended with the elbow bend.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { atEnds, bodyLying, bounceRule, elbowAngle, extreme, round, graded } from './common.js';
+import { atEnds, bodyLying, bounceRule, elbowAngle, extreme, round, verdict } from './common.js';
 import { wristImbalance } from './shoulder-press.js';
 
 /** Hands above the shoulders in arm lengths (lying, so "above" is up in the image): ~0.9 locked out. */
@@ -46,8 +46,9 @@ export const benchPress: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // With the bar on the chest the forearms stand vertical over elbows just below the
         // shoulders: the hands sit about 0.4-0.5 arm lengths above the shoulder joints.
-        if (value <= 0.55) return null;
-        return { ...graded(value - 0.55, 0.1, 0.2), evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` };
+        const past = verdict(rep, 'bench-depth', value - 0.55, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` };
       },
       strength: { category: 'range_of_motion', name: 'Full range', description: 'Bar touched the chest.' },
     },
@@ -58,8 +59,9 @@ export const benchPress: ExerciseDef = {
       check(rep) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 150) return null;
-        return { ...graded(150 - v, 10, 25), evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
+        const past = verdict(rep, 'bench-lockout', 150 - v, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Locked out', description: 'Arms straight at the top.' },
     },
@@ -70,8 +72,9 @@ export const benchPress: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, wristImbalance, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 0.15) return null;
-        return { ...graded(value - 0.15, 0.1, 0.2), evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` };
+        const past = verdict(rep, 'bench-uneven', value - 0.15, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` };
       },
       strength: { category: 'symmetry', name: 'Level bar', description: 'Both arms pressed together.' },
     },

@@ -4,7 +4,7 @@
 // front still reads), blended with the elbow bend; each arm is also counted alone for one-arm rows.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, type Side } from '../signals.js';
-import { elbowAngle, extreme, graded, repSide, round, sideOn } from './common.js';
+import { elbowAngle, extreme, repSide, round, sideOn, verdict } from './common.js';
 import { maxOf, torsoTilt } from './body.js';
 import { handReach, meanFinite } from './reach.js';
 
@@ -72,13 +72,15 @@ export const bentOverRow: ExerciseDef = {
         // shoulder with depth) judges the range there instead. Side-on is the rep's own yaw too
         // (sideOn), as for the other rules that need the sagittal plane seen flat.
         if (!sideOn(rep)) {
-          if (rep.peakProgress >= 0.6) return null;
-          return { ...graded(0.6 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
+          const past = verdict(rep, 'row-range', 0.6 - rep.peakProgress, 0.15, 0.3);
+          if (!past) return null;
+          return { ...past, evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
         }
         const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 100) return null;
-        return { ...graded(value - 100, 15, 30), evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
+        const past = verdict(rep, 'row-range', value - 100, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the weight all the way to the torso.' },
     },
@@ -94,8 +96,9 @@ export const bentOverRow: ExerciseDef = {
         const { value, index } = extreme(rep, torsoTilt, 'min');
         if (!Number.isFinite(start) || !Number.isFinite(value)) return undefined;
         const rise = start - value;
-        if (rise <= 15) return null;
-        return { ...graded(rise - 15, 8, 15), evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
+        const past = verdict(rep, 'row-torso-rise', rise - 15, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso held its angle through the pull.' },
     },
@@ -106,8 +109,9 @@ export const bentOverRow: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoTilt, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 35) return null;
-        return { ...graded(35 - value, 5, 10), evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
+        const past = verdict(rep, 'row-hinge', 35 - value, 5, 10);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
       },
       strength: { category: 'posture', name: 'Hinged position', description: 'Held a hinged torso through the set.' },
     },

@@ -3,7 +3,7 @@
 // from the front and the side and for alternating curls.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atEnds, elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, graded } from './common.js';
+import { atEnds, elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, verdict } from './common.js';
 
 /** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
 const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
@@ -76,8 +76,9 @@ export const bicepCurl: ExerciseDef = {
       correction: 'Curl until the forearm is vertical and the weight reaches shoulder height.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        if (rep.peakProgress >= 0.95) return null;
-        return { ...graded(0.95 - rep.peakProgress, 0.1, 0.2), evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
+        const past = verdict(rep, 'curl-top', 0.95 - rep.peakProgress, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
       },
       strength: { category: 'range_of_motion', name: 'Full contraction', description: 'Curled all the way up.' },
     },
@@ -88,8 +89,9 @@ export const bicepCurl: ExerciseDef = {
       check(rep) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 145) return null;
-        return { ...graded(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
+        const past = verdict(rep, 'curl-extension', 145 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Arms straightened at the bottom.' },
     },
@@ -111,8 +113,9 @@ export const bicepCurl: ExerciseDef = {
         const value = top - (ends.length ? Math.max(0, Math.min(...ends)) : 0);
         // Front-on the angle comes from foreshortening: clean curls read about 15 deg there.
         const limit = rep.view === 'front' ? 32 : 30;
-        if (value <= limit) return null;
-        return { ...graded(value - limit, 10, 20), evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
+        const past = verdict(rep, 'curl-elbow-drift', value - limit, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed still.' },
     },
@@ -124,8 +127,9 @@ export const bicepCurl: ExerciseDef = {
         const { value: swing, index } = torsoSwing(rep);
         if (!Number.isFinite(swing)) return undefined;
         const limit = rep.view === 'front' ? 18 : 10;
-        if (swing <= limit) return null;
-        return { ...graded(swing - limit, 5, 12), evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        const past = verdict(rep, 'curl-swing', swing - limit, 5, 12);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     },

@@ -4,7 +4,7 @@
 // 0.5 in the plank, from any side. The jump and the plank are judged by the rules.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint, quantile } from '../signals.js';
-import { bodyLine, extreme, repSide, round, torsoLean, graded } from './common.js';
+import { bodyLine, extreme, repSide, round, torsoLean, verdict } from './common.js';
 
 /** Shoulders above the lower of the ankles, in leg lengths. */
 export function shoulderHeight(f: FrameCtx): number {
@@ -52,8 +52,9 @@ export const burpee: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = extreme(rep, (f) => { const l = bodyLine(f, side); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 20) return null;
-        return { ...graded(value - 20, 8, 18), evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
+        const past = verdict(rep, 'burpee-plank', value - 20, 8, 18);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
       },
       strength: { category: 'alignment', name: 'Solid plank', description: 'Body straight in the plank.' },
     },
@@ -65,8 +66,9 @@ export const burpee: ExerciseDef = {
         const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(torsoLean).filter(Number.isFinite);
         if (!ends.length) return undefined;
         const v = Math.min(...ends);
-        if (v <= 25) return null;
-        return { ...graded(v - 25, 10, 20), evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
+        const past = verdict(rep, 'burpee-stand', v - 25, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
       },
       strength: { category: 'range_of_motion', name: 'Full stand', description: 'Stood tall between reps.' },
     },

@@ -5,7 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
-import { extreme, kneeAngle, onRepSide, round, upright, graded } from './common.js';
+import { extreme, kneeAngle, onRepSide, round, upright, verdict } from './common.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -70,8 +70,9 @@ export const calfRaise: ExerciseDef = {
       correction: 'Rise as high as you can onto the balls of the feet on every rep.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        if (rep.peakProgress >= 0.9) return null;
-        return { ...graded(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
+        const past = verdict(rep, 'calf-raise-height', 0.9 - rep.peakProgress, 0.15, 0.3);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Rose high onto the balls of the feet.' },
     },
@@ -82,8 +83,9 @@ export const calfRaise: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 160) return null;
-        return { ...graded(160 - value, 8, 15), evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
+        const past = verdict(rep, 'calf-raise-knees', 160 - value, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'The calves did the work.' },
     },

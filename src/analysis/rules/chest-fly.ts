@@ -3,7 +3,7 @@
 // the hands in arm lengths (with depth, so a fly seen from the side still reads) against the open
 // position of the surrounding seconds: 0 open, 1 with the gap closed by 70% of that.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, graded, onRepSide, over, round, torsoLean } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, torsoLean, verdict } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { handGap } from './reach.js';
 
@@ -28,8 +28,9 @@ export const chestFly: ExerciseDef = {
       correction: 'Bring the hands together in front of the chest and squeeze for a moment.',
       views: ['front', 'diagonal'],
       check(rep) {
-        if (rep.peakProgress >= 0.9) return null;
-        return { ...graded(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` };
+        const past = verdict(rep, 'fly-squeeze', 0.9 - rep.peakProgress, 0.15, 0.3);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` };
       },
       strength: { category: 'range_of_motion', name: 'Full squeeze', description: 'Brought the hands together.' },
     },
@@ -43,8 +44,9 @@ export const chestFly: ExerciseDef = {
         const hi = over(rep, elbow, 0.9), lo = over(rep, elbow, 0.1);
         if (!Number.isFinite(hi.value) || !Number.isFinite(lo.value)) return undefined;
         const range = hi.value - lo.value;
-        if (range <= 45) return null;
-        return { ...graded(range - 45, 15, 30), evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
+        const past = verdict(rep, 'fly-pressing', range - 45, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
       },
       strength: { category: 'technique', name: 'Fixed elbows', description: 'Held the elbow bend through the sweep.' },
     },
@@ -56,8 +58,9 @@ export const chestFly: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        if (swing <= 12) return null;
-        return { ...graded(swing - 12, 6, 12), evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        const past = verdict(rep, 'fly-swing', swing - 12, 6, 12);
+        if (!past) return null;
+        return { ...past, evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still.' },
     },

@@ -6,7 +6,7 @@
 // to lockout, which is how a set that starts standing (kettlebell, Romanian) is counted.
 import type { Calibration, ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE } from '../signals.js';
-import { extreme, hipAngle, kneeAngle, onRepSide, over, round, graded } from './common.js';
+import { extreme, hipAngle, kneeAngle, onRepSide, over, round, verdict } from './common.js';
 import { facing, minOf, perFrame, relativeTilt, rollingLevel, shoulderHeight, storePerFrame, torsoUprightness } from './body.js';
 
 /** Torso tilt at which the hinge is full (a kettlebell or conventional pull reaches 55-65). */
@@ -104,14 +104,16 @@ export const deadlift: ExerciseDef = {
         if (rep.view !== 'front') {
           const { value, index } = extreme(up, onRepSide(rep, hipAngle), 'max');
           if (Number.isFinite(value)) {
-            if (value >= 160) return null;
-            return { ...graded(160 - value, 10, 25), evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
+            const past = verdict(rep, 'deadlift-lockout', 160 - value, 10, 25);
+            if (!past) return null;
+            return { ...past, evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
           }
         }
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 20) return null;
-        return { ...graded(value - 20, 10, 25), evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
+        const past = verdict(rep, 'deadlift-lockout', value - 20, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall with the hips extended at the top.' },
     },
@@ -125,8 +127,9 @@ export const deadlift: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // A kettlebell deadlift bends the knees more than a Romanian one: clean kettlebell reps
         // read 95-120 deg; below 90 the thighs pass parallel, which is a squat.
-        if (value >= 90) return null;
-        return { ...graded(90 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
+        const past = verdict(rep, 'deadlift-squatting', 90 - value, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'The hips moved back while the knees stayed softly bent.' },
     },
@@ -139,8 +142,9 @@ export const deadlift: ExerciseDef = {
         if (!dir) return undefined;
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 0.25) return null;
-        return { ...graded(value - 0.25, 0.1, 0.2), evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
+        const past = verdict(rep, 'deadlift-weight-drift', value - 0.25, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed over the middle of the foot.' },
     },
@@ -154,8 +158,9 @@ export const deadlift: ExerciseDef = {
         const up = upPhase(rep);
         const { value, index } = extreme(up, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 12) return null;
-        return { ...graded(value - 12, 6, 12), evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` };
+        const past = verdict(rep, 'deadlift-lean-back', value - 12, 6, 12);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` };
       },
       strength: { category: 'posture', name: 'Stacked lockout', description: 'Finished with the torso vertical, not leaning back.' },
     },

@@ -4,7 +4,7 @@
 // top position: a vertical distance, so it reads the same from every side.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { atEnds, atPeak, bounceRule, elbowAngle, extreme, graded, onRepSide, round, torsoLean } from './common.js';
+import { atEnds, atPeak, bounceRule, elbowAngle, extreme, onRepSide, round, torsoLean, verdict } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 
 /** Shoulders above the wrists in arm lengths: about 0.9 on straight arms, 0.4 at the bottom. */
@@ -36,8 +36,9 @@ export const dips: ExerciseDef = {
       check(rep) {
         const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
-        if (v <= 100) return null;
-        return { ...graded(v - 100, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` };
+        const past = verdict(rep, 'dips-depth', v - 100, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Lowered until the upper arms were level.' },
     },
@@ -48,8 +49,9 @@ export const dips: ExerciseDef = {
       check(rep) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 155) return null;
-        return { ...graded(155 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` };
+        const past = verdict(rep, 'dips-lockout', 155 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Pressed to straight arms at the top.' },
     },
@@ -60,8 +62,9 @@ export const dips: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 40) return null;
-        return { ...graded(value - 40, 5, 10), evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
+        const past = verdict(rep, 'dips-lean', value - 40, 5, 10);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
       },
       // Not "controlled": the same rep may bounce at the bottom (tempo).
       strength: { category: 'posture', name: 'Upright torso', description: 'The torso stayed close to upright.' },

@@ -3,7 +3,7 @@
 // (hand distance from the shoulder with depth, blended with the elbow bend): from behind, where it
 // is often filmed, the arms reach away from the camera and only the depth shows their length.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { extreme, graded, repSide, round, sideOn, torsoLean, upright } from './common.js';
+import { extreme, repSide, round, sideOn, torsoLean, upright, verdict } from './common.js';
 import { dropBelowShoulder, maxOf } from './body.js';
 import { pullProgress } from './bent-over-row.js';
 import { elbowFlare, meanFinite } from './reach.js';
@@ -30,8 +30,9 @@ export const facePull: ExerciseDef = {
       correction: 'Pull until the hands are beside the ears and the elbows are behind the shoulders.',
       views: ['side', 'diagonal', 'front'],
       check(rep) {
-        if (rep.peakProgress >= 0.8) return null;
-        return { ...graded(0.8 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The hands came back about ${round(rep.peakProgress * 100)}% of a full pull.` };
+        const past = verdict(rep, 'face-pull-range', 0.8 - rep.peakProgress, 0.15, 0.3);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The hands came back about ${round(rep.peakProgress * 100)}% of a full pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the rope to the face.' },
     },
@@ -47,8 +48,9 @@ export const facePull: ExerciseDef = {
         const v = side ? dropBelowShoulder(rep.frames[p]!, side, 'elbow') : elbowDrop(rep.frames[p]!);
         if (!Number.isFinite(v)) return undefined;
         // Elbows more than a fifth of an arm below the shoulders at the end of the pull.
-        if (v <= 0.2) return null;
-        return { ...graded(v - 0.2, 0.1, 0.2), evidence: p, description: `At the end of the pull the elbows were ${round(v * 100)}% of an arm length below the shoulders.` };
+        const past = verdict(rep, 'face-pull-elbows-low', v - 0.2, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: p, description: `At the end of the pull the elbows were ${round(v * 100)}% of an arm length below the shoulders.` };
       },
       strength: { category: 'technique', name: 'Elbows high', description: 'Pulled with the elbows at shoulder height.' },
     },
@@ -60,8 +62,9 @@ export const facePull: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        if (swing <= 12) return null;
-        return { ...graded(swing - 12, 6, 12), evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` };
+        const past = verdict(rep, 'face-pull-lean', swing - 12, 6, 12);
+        if (!past) return null;
+        return { ...past, evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'Stood still while pulling.' },
     },

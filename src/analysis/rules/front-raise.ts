@@ -2,7 +2,7 @@
 // to shoulder height. Same signal as the lateral raise (arm-raise.ts); the faults differ: the
 // classic one is leaning back to heave the weight up, seen from the side.
 import type { ExerciseDef } from '../exercise.js';
-import { round, graded } from './common.js';
+import { round, verdict } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
 import { elbowAtTop, torsoSway } from './lateral-raise.js';
 
@@ -27,8 +27,9 @@ export const frontRaise: ExerciseDef = {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
         // As for the lateral raise, a raise to shoulder height reads 70-80 deg from the keypoints.
-        if (value >= 60) return null;
-        return { ...graded(60 - value, 10, 20), evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
+        const past = verdict(rep, 'front-raise-height', 60 - value, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The arms reached shoulder height.' },
     },
@@ -39,8 +40,9 @@ export const frontRaise: ExerciseDef = {
       check(rep) {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 12) return null;
-        return { ...graded(value - 12, 5, 12), evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
+        const past = verdict(rep, 'front-raise-swing', value - 12, 5, 12);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms moved.' },
     },
@@ -51,8 +53,9 @@ export const frontRaise: ExerciseDef = {
       check(rep) {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 130) return null;
-        return { ...graded(130 - v, 15, 30), evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
+        const past = verdict(rep, 'front-raise-elbows', 130 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Arms stayed nearly straight.' },
     },
@@ -63,8 +66,9 @@ export const frontRaise: ExerciseDef = {
       check(rep) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 120) return null;
-        return { ...graded(value - 120, 15, 30), evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
+        const past = verdict(rep, 'front-raise-too-high', value - 120, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
       },
       // Also said of a rep short of shoulder height: it must not claim the height the range rule faults.
       strength: { category: 'technique', name: 'No overshoot', description: 'Did not raise the arms above eye level.' },

@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { bodyLying, clamp, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded, verdict } from './common.js';
+import { bodyLying, clamp, extreme, hipAngle, kneeAngle, onRepSide, pastLimit, round, sideOn, graded, verdict } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -49,7 +49,8 @@ export const gluteBridge: ExerciseDef = {
         if (!sideOn(rep)) return undefined;
         const v = onRepSide(rep, kneeAngle)(rep.frames[rep.peak]!);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 70 && v <= 115) return null;
+        // The margin is past the nearer end of the 70-115 deg band; the grade keeps its own centre.
+        if (pastLimit(rep, 'bridge-feet', Math.max(70 - v, v - 115), 10) <= 0) return null;
         return { ...graded(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
           description: v > 115 ? `The knees were open to ${round(v)} deg at the top: the feet are too far away.` : `The knees were closed to ${round(v)} deg at the top: the feet are too close.` };
       },

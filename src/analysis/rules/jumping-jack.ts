@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { atPeak, extreme, squareOn, upright, wristDrop, graded, verdict } from './common.js';
+import { atPeak, extreme, squareOn, upright, wristDrop, verdict } from './common.js';
 
 export function armsUp(f: FrameCtx): number {
   const v = [wristDrop(f, 'left'), wristDrop(f, 'right')].filter(Number.isFinite);
@@ -80,8 +80,9 @@ export const jumpingJack: ExerciseDef = {
         if (set.length < 3) return undefined;
         const typical = quantile(set, 0.5);
         const ratio = rep.durationS / typical;
-        if (ratio <= 2) return null;
-        return { ...graded(ratio - 2, 0.5, 1.5), evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s for the others; the rhythm stalled.` };
+        const past = verdict(rep, 'jj-rhythm', ratio - 2, 0.5, 1.5);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s for the others; the rhythm stalled.` };
       },
       strength: { category: 'tempo', name: 'Steady rhythm', description: 'Kept an even pace.' },
     },

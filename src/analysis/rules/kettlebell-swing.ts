@@ -4,7 +4,7 @@
 // 0.8 at chest height, more overhead. It reads the same from every side (vertical distances only).
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { extreme, graded, hipAngle, kneeAngle, onRepSide, over, round } from './common.js';
+import { extreme, hipAngle, kneeAngle, onRepSide, over, round, verdict } from './common.js';
 import { leanBack, onFeet, repFacing } from './deadlift.js';
 
 /** Hands above the hips in torso lengths (negative below). */
@@ -31,8 +31,9 @@ export const kettlebellSwing: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       check(rep) {
         // Progress 1 = hands 0.8 torso lengths above the hips: about chest height.
-        if (rep.peakProgress >= 0.85) return null;
-        return { ...graded(0.85 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` };
+        const past = verdict(rep, 'swing-height', 0.85 - rep.peakProgress, 0.15, 0.3);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` };
       },
       strength: { category: 'range_of_motion', name: 'Full swing', description: 'The bell reached chest height or higher.' },
     },
@@ -44,8 +45,9 @@ export const kettlebellSwing: ExerciseDef = {
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A hinge keeps the knees at 120-160 deg in the hike; below 100 the thighs near parallel.
-        if (value >= 100) return null;
-        return { ...graded(100 - value, 10, 20), evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` };
+        const past = verdict(rep, 'swing-squat', 100 - value, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'Hiked the bell with a hinge, knees soft.' },
     },
@@ -56,8 +58,9 @@ export const kettlebellSwing: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 160) return null;
-        return { ...graded(160 - value, 10, 25), evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
+        const past = verdict(rep, 'swing-hip-snap', 160 - value, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'technique', name: 'Hip snap', description: 'Stood tall with the hips extended at the top.' },
     },
@@ -71,8 +74,9 @@ export const kettlebellSwing: ExerciseDef = {
         if (!dir) return undefined;
         const { value, index } = extreme(rep, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 15) return null;
-        return { ...graded(value - 15, 6, 12), evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
+        const past = verdict(rep, 'swing-lean-back', value - 15, 6, 12);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
       },
       // Not "tall finish": a rep can lean back no further than vertical and still not finish the hips.
       strength: { category: 'posture', name: 'No lean back', description: 'Did not lean back as the bell floated up.' },

@@ -3,7 +3,7 @@
 // against the clip's hanging position, which reads the same from the front, a diagonal or the side.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { elbowAngle, round, torsoLean, graded } from './common.js';
+import { elbowAngle, round, torsoLean, verdict } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, repElevation, topElevation } from './arm-raise.js';
 import { maxOf } from './body.js';
 
@@ -51,8 +51,9 @@ export const lateralRaise: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // The shoulder keypoint itself rises as the shoulder blade elevates during the raise, so
         // elbows level with the shoulders read 70-80 deg here (measured on clean reps); 60 is short.
-        if (value >= 60) return null;
-        return { ...graded(60 - value, 10, 20), evidence: index, description: `The arms rose to about ${round(value)} deg from the sides; shoulder height is 90 deg.` };
+        const past = verdict(rep, 'lateral-raise-height', 60 - value, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg from the sides; shoulder height is 90 deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The elbows reached shoulder height.' },
     },
@@ -63,8 +64,9 @@ export const lateralRaise: ExerciseDef = {
       check(rep) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 115) return null;
-        return { ...graded(value - 115, 15, 30), evidence: index, description: `The arms rose to about ${round(value)} deg, well above shoulder height (90 deg).` };
+        const past = verdict(rep, 'lateral-raise-too-high', value - 115, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg, well above shoulder height (90 deg).` };
       },
       // Said of a rep that did not go too high, which may also be one that fell short of the
       // shoulders: the strength must not claim the height the range rule may fault.
@@ -77,8 +79,9 @@ export const lateralRaise: ExerciseDef = {
       check(rep) {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 120) return null;
-        return { ...graded(120 - v, 15, 30), evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
+        const past = verdict(rep, 'lateral-raise-elbows', 120 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Elbows stayed only softly bent.' },
     },
@@ -89,8 +92,9 @@ export const lateralRaise: ExerciseDef = {
       check(rep) {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 12) return null;
-        return { ...graded(value - 12, 5, 12), evidence: index, description: `The torso rocked through about ${round(value)} deg to swing the weights up.` };
+        const past = verdict(rep, 'lateral-raise-swing', value - 12, 5, 12);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso rocked through about ${round(value)} deg to swing the weights up.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     },

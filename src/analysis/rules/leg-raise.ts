@@ -4,7 +4,7 @@
 // from the feet end, where the legs rise toward the camera.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { bodyLying, extreme, graded, kneeAngle, onRepSide, round } from './common.js';
+import { bodyLying, extreme, kneeAngle, onRepSide, round, verdict } from './common.js';
 
 /** Ankles above the hips in leg lengths. */
 export function feetOverHips(f: FrameCtx): number {
@@ -34,9 +34,10 @@ export const legRaise: ExerciseDef = {
       correction: 'Raise the legs until they point at the ceiling before lowering.',
       views: ['side', 'diagonal'],
       check(rep) {
-        if (rep.peakProgress >= 0.9) return null;
+        const past = verdict(rep, 'leg-raise-range', 0.9 - rep.peakProgress, 0.15, 0.3);
+        if (!past) return null;
         const deg = round((Math.asin(Math.max(-1, Math.min(1, rep.peakProgress * 0.8))) * 180) / Math.PI);
-        return { ...graded(0.9 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The legs rose to about ${deg} deg from the floor.` };
+        return { ...past, evidence: rep.peak, description: `The legs rose to about ${deg} deg from the floor.` };
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Raised the legs to vertical.' },
     },
@@ -47,8 +48,9 @@ export const legRaise: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 140) return null;
-        return { ...graded(140 - value, 20, 40), evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
+        const past = verdict(rep, 'leg-raise-knees', 140 - value, 20, 40);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'Kept the legs straight.' },
     },

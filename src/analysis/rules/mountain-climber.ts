@@ -4,7 +4,7 @@
 // hip flexion (shoulder-hip-knee angle) from the plank's straight line.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
-import { bodyLine, bodyLying, extreme, graded, hipAngle, repSide, round, sideOn } from './common.js';
+import { bodyLine, bodyLying, extreme, graded, hipAngle, pastLimit, repSide, round, sideOn, verdict } from './common.js';
 
 /** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
 export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngle(f, s)) / 70;
@@ -28,8 +28,9 @@ export const mountainClimber: ExerciseDef = {
       correction: 'Drive the knee all the way under the chest on every step.',
       views: ['side', 'diagonal'],
       check(rep) {
-        if (rep.peakProgress >= 0.8) return null;
-        return { ...graded(0.8 - rep.peakProgress, 0.15, 0.3), evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
+        const past = verdict(rep, 'climber-drive', 0.8 - rep.peakProgress, 0.15, 0.3);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
       },
       strength: { category: 'range_of_motion', name: 'Full knee drive', description: 'Drove the knee under the chest.' },
     },
@@ -46,7 +47,7 @@ export const mountainClimber: ExerciseDef = {
         const bends = rep.frames.map((f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : b ? -b.bend : NaN; });
         const value = quantile(bends, 0.5);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 35) return null;
+        if (pastLimit(rep, 'climber-hips-high', value - 35, 10) <= 0) return null;
         const { index } = extreme(rep, (f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : NaN; }, 'max');
         return { ...graded(value - 35, 10, 20), evidence: index, description: `The hips rose about ${round(value)} deg above the shoulder-heel line.` };
       },
@@ -62,8 +63,9 @@ export const mountainClimber: ExerciseDef = {
         const sag = (f: FrameCtx) => { const b = bodyLine(f, side); return b ? (b.below ? b.bend : 0) : NaN; };
         const value = quantile(rep.frames.map(sag), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 15) return null;
-        return { ...graded(value - 15, 8, 15), evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
+        const past = verdict(rep, 'climber-hips-sag', value - 15, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
       },
       strength: { category: 'posture', name: 'Braced plank', description: 'The hips stayed up in line with the body.' },
     },

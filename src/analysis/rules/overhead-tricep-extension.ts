@@ -4,7 +4,7 @@
 // a vertical distance that reads the same from the front, the side or behind.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { atEnds, atPeak, elbowAngle, graded, onRepSide, round, squareOn } from './common.js';
+import { atEnds, atPeak, elbowAngle, onRepSide, round, squareOn, verdict } from './common.js';
 import { dropBelowShoulder, meanOf } from './body.js';
 import { elbowFlare } from './reach.js';
 
@@ -39,8 +39,9 @@ export const overheadTricepExtension: ExerciseDef = {
       check(rep) {
         const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
-        if (v <= 95) return null;
-        return { ...graded(v - 95, 15, 30), evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
+        const past = verdict(rep, 'ote-depth', v - 95, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
       },
       strength: { category: 'range_of_motion', name: 'Full stretch', description: 'Lowered the weight deep behind the head.' },
     },
@@ -51,8 +52,9 @@ export const overheadTricepExtension: ExerciseDef = {
       check(rep) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 150) return null;
-        return { ...graded(150 - v, 15, 30), evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
+        const past = verdict(rep, 'ote-lockout', 150 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Straightened the arms overhead.' },
     },
@@ -66,8 +68,9 @@ export const overheadTricepExtension: ExerciseDef = {
         const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
         // Elbows spread wider than 1.4 shoulder widths at the bottom of the rep.
-        if (v <= 1.4) return null;
-        return { ...graded(v - 1.4, 0.2, 0.4), evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
+        const past = verdict(rep, 'ote-elbow-flare', v - 1.4, 0.2, 0.4);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
       },
       strength: { category: 'technique', name: 'Elbows in', description: 'The elbows stayed close to the head.' },
     },

@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { pairPoint, VISIBLE } from '../signals.js';
-import { atEnds, elbowAngle, extreme, round, torsoLean, graded } from './common.js';
+import { atEnds, elbowAngle, extreme, round, torsoLean, verdict } from './common.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -57,8 +57,9 @@ export const pullUp: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, chinOverHands, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= -0.05) return null;
-        return { ...graded(-0.05 - value, 0.1, 0.25), evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` };
+        const past = verdict(rep, 'pull-up-chin', -0.05 - value, 0.1, 0.25);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` };
       },
       strength: { category: 'range_of_motion', name: 'Chin over the bar', description: 'Pulled the chin over the bar.' },
     },
@@ -69,8 +70,9 @@ export const pullUp: ExerciseDef = {
       check(rep) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 145) return null;
-        return { ...graded(145 - v, 15, 30), evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
+        const past = verdict(rep, 'pull-up-hang', 145 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Dead hang', description: 'Arms straightened between reps.' },
     },
@@ -82,8 +84,9 @@ export const pullUp: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        if (swing <= 20) return null;
-        return { ...graded(swing - 20, 10, 20), evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` };
+        const past = verdict(rep, 'pull-up-kip', swing - 20, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` };
       },
       strength: { category: 'technique', name: 'Strict pull', description: 'No swing from the legs.' },
     },

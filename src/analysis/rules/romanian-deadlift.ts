@@ -3,7 +3,7 @@
 // hinge signal (torso tilt and shoulder drop against the standing references of the surrounding
 // seconds); what differs is the form: the knees must stay soft, not bend into a squat.
 import type { ExerciseDef } from '../exercise.js';
-import { extreme, graded, kneeAngle, onRepSide, over, round } from './common.js';
+import { extreme, kneeAngle, onRepSide, over, round, verdict } from './common.js';
 import { deadlift, handsAheadFrom, hingeCalibration, hingeProgress, onFeet, repFacing, repTilt, upPhase } from './deadlift.js';
 
 export const romanianDeadlift: ExerciseDef = {
@@ -27,8 +27,9 @@ export const romanianDeadlift: ExerciseDef = {
         // Tilt from this rep's own standing posture, so a camera above or below reads the same.
         const { value, index } = extreme(rep, repTilt(rep), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 45) return null;
-        return { ...graded(45 - value, 10, 20), evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` };
+        const past = verdict(rep, 'rdl-hinge-depth', 45 - value, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Full hinge', description: 'Hinged deep with the weight past the knees.' },
     },
@@ -40,8 +41,9 @@ export const romanianDeadlift: ExerciseDef = {
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A Romanian deadlift keeps the knees at 140-170 deg; below 130 it is a conventional pull.
-        if (value >= 130) return null;
-        return { ...graded(130 - value, 15, 30), evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` };
+        const past = verdict(rep, 'rdl-knee-bend', 130 - value, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` };
       },
       strength: { category: 'technique', name: 'Soft, fixed knees', description: 'The knees stayed softly bent while the hips hinged.' },
     },
@@ -54,8 +56,9 @@ export const romanianDeadlift: ExerciseDef = {
         if (!dir) return undefined;
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 0.25) return null;
-        return { ...graded(value - 0.25, 0.1, 0.2), evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
+        const past = verdict(rep, 'rdl-weight-drift', value - 0.25, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed along the legs.' },
     },
@@ -67,8 +70,9 @@ export const romanianDeadlift: ExerciseDef = {
         const up = upPhase(rep);
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 20) return null;
-        return { ...graded(value - 20, 10, 25), evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
+        const past = verdict(rep, 'rdl-lockout', value - 20, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall at the top of every rep.' },
     },

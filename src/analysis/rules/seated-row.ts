@@ -3,7 +3,7 @@
 // signal (hand distance from the shoulder with depth, blended with the elbow bend), which also
 // reads from behind, where the arms reach away from the camera; only the posture differs.
 import type { ExerciseDef } from '../exercise.js';
-import { atEnds, elbowAngle, extreme, graded, round, torsoLean, upright } from './common.js';
+import { atEnds, elbowAngle, extreme, round, torsoLean, upright, verdict } from './common.js';
 import { pullingElbow, pullProgress } from './bent-over-row.js';
 import { maxOf } from './body.js';
 
@@ -26,8 +26,9 @@ export const seatedRow: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 100) return null;
-        return { ...graded(value - 100, 15, 30), evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` };
+        const past = verdict(rep, 'seated-row-range', value - 100, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the handle to the torso.' },
     },
@@ -39,8 +40,9 @@ export const seatedRow: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const rock = max.value - min.value;
-        if (rock <= 15) return null;
-        return { ...graded(rock - 15, 8, 15), evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` };
+        const past = verdict(rep, 'seated-row-rock', rock - 15, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms pulled.' },
     },
@@ -51,8 +53,9 @@ export const seatedRow: ExerciseDef = {
       check(rep) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        if (v >= 145) return null;
-        return { ...graded(145 - v, 15, 30), evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
+        const past = verdict(rep, 'seated-row-extension', 145 - v, 15, 30);
+        if (!past) return null;
+        return { ...past, evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Straightened the arms between pulls.' },
     },

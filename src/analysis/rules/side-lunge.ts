@@ -2,7 +2,7 @@
 // straight. Filmed from the front; the signal is the bent knee plus the hip drop.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, kneeAngle, round, squareOn, torsoLean, upright, graded } from './common.js';
+import { extreme, kneeAngle, round, squareOn, torsoLean, upright, verdict } from './common.js';
 import { frontSide, repFrontSide } from './lunge.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
@@ -41,8 +41,9 @@ export const sideLunge: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, (f) => Math.min(kneeAngle(f, 'left') || 180, kneeAngle(f, 'right') || 180), 'min');
         if (!(value < 180)) return undefined;
-        if (value <= 115) return null;
-        return { ...graded(value - 115, 10, 20), evidence: index, description: `The working knee bent only to about ${round(value)} deg.` };
+        const past = verdict(rep, 'side-lunge-depth', value - 115, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The working knee bent only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep side lunge', description: 'Sat deep into the working hip.' },
     },
@@ -57,8 +58,9 @@ export const sideLunge: ExerciseDef = {
         const working = repFrontSide(rep);
         const { value, index } = extreme(rep, (f) => kneeInside(f, working), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 0.2) return null;
-        return { ...graded(value - 0.2, 0.1, 0.2), evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` };
+        const past = verdict(rep, 'side-lunge-knee', value - 0.2, 0.1, 0.2);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` };
       },
       strength: { category: 'alignment', name: 'Knee over the foot', description: 'Working knee tracked the toes.' },
     },
@@ -70,8 +72,9 @@ export const sideLunge: ExerciseDef = {
         const { value, index } = extreme(rep, trailingKnee, 'min');
         if (!Number.isFinite(value) || rep.peakProgress < 0.5) return undefined;
         const v = trailingKnee(rep.frames[rep.peak]!);
-        if (!Number.isFinite(v) || v >= 150) return null;
-        return { ...graded(150 - v, 10, 25), evidence: Number.isFinite(value) ? rep.peak : index, description: `The trailing knee was bent to ${round(v)} deg at the bottom.` };
+        const past = verdict(rep, 'side-lunge-trailing', 150 - v, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: Number.isFinite(value) ? rep.peak : index, description: `The trailing knee was bent to ${round(v)} deg at the bottom.` };
       },
       strength: { category: 'technique', name: 'Straight trailing leg', description: 'Trailing leg stayed long.' },
     },
@@ -82,8 +85,9 @@ export const sideLunge: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 40) return null;
-        return { ...graded(value - 40, 8, 15), evidence: index, description: `The torso tipped about ${round(value)} deg from vertical.` };
+        const past = verdict(rep, 'side-lunge-torso', value - 40, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso tipped about ${round(value)} deg from vertical.` };
       },
       strength: { category: 'posture', name: 'Proud chest', description: 'Torso stayed controlled.' },
     },

@@ -4,7 +4,7 @@
 // is foreshortened, so the same measure still rises from near 0 to near 1.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
-import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, round, torsoElevation, hipHeight, graded } from './common.js';
+import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, round, torsoElevation, hipHeight, verdict } from './common.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -44,8 +44,9 @@ export const sitUp: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoElevation, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 70) return null;
-        return { ...graded(70 - value, 8, 15), evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
+        const past = verdict(rep, 'situp-range', 70 - value, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
       },
       strength: { category: 'range_of_motion', name: 'Full sit-up', description: 'Torso came fully upright.' },
     },
@@ -59,8 +60,9 @@ export const sitUp: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = over(rep, (f) => -headDrop(f, side), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 75) return null;
-        return { ...graded(value - 75, 10, 20), evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
+        const past = verdict(rep, 'situp-neck', value - 75, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the torso.' },
     },
@@ -86,8 +88,9 @@ export const sitUp: ExerciseDef = {
         // Feet lift when the torso comes up, so the rise is read at the top of the rep.
         const value = atPeak(rep, (f) => (start - ankleY(f)) / f.legLen), index = rep.peak;
         if (!Number.isFinite(value) || !(onRepSide(rep, kneeAngle)(rep.frames[0]!) < 150)) return undefined;
-        if (value <= 0.15) return null;
-        return { ...graded(value - 0.15, 0.05, 0.1), evidence: index, description: 'The feet came off the floor as the torso rose.' };
+        const past = verdict(rep, 'situp-feet', value - 0.15, 0.05, 0.1);
+        if (!past) return null;
+        return { ...past, evidence: index, description: 'The feet came off the floor as the torso rose.' };
       },
       strength: { category: 'stability', name: 'Feet anchored', description: 'Feet stayed down.' },
     },

@@ -3,7 +3,7 @@
 // elbows from the rack to overhead, as for the shoulder press); the squat half is judged by the
 // rules: a rep whose thighs never came down is a push press, not a thruster.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, kneeAngle, onRepSide, repSide, round, torsoLean, graded } from './common.js';
+import { elbowAngle, extreme, kneeAngle, onRepSide, repSide, round, torsoLean, verdict } from './common.js';
 import { armPressProgress, pressProgress, wristRise } from './shoulder-press.js';
 import { thighProgress } from './squat.js';
 
@@ -33,8 +33,9 @@ export const thruster: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = extreme(rep, (f) => thighProgress(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 0.75) return null;
-        return { ...graded(0.75 - value, 0.15, 0.35), evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
+        const past = verdict(rep, 'thruster-depth', 0.75 - value, 0.15, 0.35);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep squat', description: 'Reached parallel before pressing.' },
     },
@@ -45,8 +46,9 @@ export const thruster: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 155) return null;
-        return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };
+        const past = verdict(rep, 'thruster-lockout', 155 - value, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight overhead.' },
     },
@@ -57,8 +59,9 @@ export const thruster: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 45) return null;
-        return { ...graded(value - 45, 8, 15), evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` };
+        const past = verdict(rep, 'thruster-chest', value - 45, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` };
       },
       strength: { category: 'posture', name: 'Upright front rack', description: 'Chest stayed up in the squat.' },
     },

@@ -4,7 +4,7 @@
 // foreshortened.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, onRepSide, over, round, torsoLean, upright, graded } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, torsoLean, upright, verdict } from './common.js';
 import { upperArmDrift } from './bicep-curl.js';
 
 /** Wrist below its elbow in forearm lengths (about 0.45 of the arm): 0 forearm level, 1 hanging. */
@@ -52,8 +52,9 @@ export const tricepPushdown: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value >= 155) return null;
-        return { ...graded(155 - value, 10, 25), evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
+        const past = verdict(rep, 'pushdown-lockout', 155 - value, 10, 25);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight at the bottom.' },
     },
@@ -65,8 +66,9 @@ export const tricepPushdown: ExerciseDef = {
         const { value, index } = over(rep, (f) => upperArmDrift(f), 0.9);
         if (!Number.isFinite(value)) return undefined;
         const limit = rep.view === 'front' ? 35 : 30;
-        if (value <= limit) return null;
-        return { ...graded(value - limit, 10, 20), evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` };
+        const past = verdict(rep, 'pushdown-elbows', value - limit, 10, 20);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed at the sides.' },
     },
@@ -77,8 +79,9 @@ export const tricepPushdown: ExerciseDef = {
       check(rep) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        if (value <= 30) return null;
-        return { ...graded(value - 30, 8, 15), evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` };
+        const past = verdict(rep, 'pushdown-lean', value - 30, 8, 15);
+        if (!past) return null;
+        return { ...past, evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` };
       },
       strength: { category: 'posture', name: 'Tall posture', description: 'Torso stayed upright.' },
     },
