@@ -2,6 +2,7 @@
 // by the tests (over synthetic and real results) and by the form eval, which counts the breaks.
 import type { AnalysisResult } from './result.js';
 import type { ExerciseDef } from './exercise.js';
+import { NEAR_LIMIT_MAX } from './rules/near-limit.js';
 
 /** The score impact each severity spans (rules/common.ts `graded`; fixed impacts sit at the top). */
 const BANDS = { minor: [-9, -5], moderate: [-19, -10], major: [-30, -20] } as const;
@@ -55,15 +56,19 @@ export function storyContradictions(result: AnalysisResult, def?: ExerciseDef): 
       }
     }
   }
-  // Severity and score follow the excess: each issue's impact lies in its severity's band, and an
-  // attempt with a moderate or major issue scores below every attempt that carries none.
+  // Severity and score follow the excess: each issue's impact lies in its severity's band.
   for (const r of reps) for (const i of r.issues) {
     const band = BANDS[i.severity as keyof typeof BANDS];
     if (!band || i.impact_on_score < band[0] || i.impact_on_score > band[1]) out.push(`attempt ${r.attempt_number}: "${i.name}" is ${i.severity} with impact ${i.impact_on_score}`);
   }
+  // The score is 100 plus the impacts, less at most NEAR_LIMIT_MAX for passing close to a limit
+  // (rules/near-limit.ts), which is less than the smallest impact: so an attempt with any issue,
+  // minor too, scores below every clean attempt.
   const clean = reps.filter((r) => r.issues.length === 0).map((r) => r.quality_score);
   for (const r of reps) {
-    if (r.issues.some((i) => i.severity !== 'minor') && clean.some((c) => r.quality_score >= c)) out.push(`attempt ${r.attempt_number} has a ${r.issues.find((i) => i.severity !== 'minor')!.severity} issue but scores ${r.quality_score}, not below every clean attempt`);
+    const full = Math.max(0, 100 + r.issues.reduce((a, i) => a + i.impact_on_score, 0));
+    if (r.quality_score > full || r.quality_score < Math.max(0, full - NEAR_LIMIT_MAX)) out.push(`attempt ${r.attempt_number} scores ${r.quality_score}, not 100 plus its impacts less at most ${NEAR_LIMIT_MAX} near a limit (${full})`);
+    if (r.issues.length && clean.some((c) => r.quality_score >= c)) out.push(`attempt ${r.attempt_number} has a ${r.issues[0]!.severity} issue but scores ${r.quality_score}, not below every clean attempt`);
   }
   const anyIssue = reps.some((r) => r.issues.length > 0);
   const first = fb.key_improvement_areas[0];

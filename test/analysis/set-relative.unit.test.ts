@@ -6,6 +6,7 @@ import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { marginOf, pastLimit } from '../../src/analysis/rules/common.js';
 import { settleSetNoise } from '../../src/analysis/rules/set-relative.js';
+import { markNearLimits, NEAR_LIMIT_MAX, nearLimitPoints } from '../../src/analysis/rules/near-limit.js';
 import { storyContradictions } from '../../src/analysis/story.js';
 import { series, sidePushUp } from './synthetic.js';
 
@@ -31,7 +32,8 @@ test('a good set with one rep just past the hips limit, within the set\'s own sp
   const m = out.reps.map((r) => marginOf(r, 'push-up-hips'));
   assert.ok(m[4]! > 0 && m.slice(0, 4).every((x) => x < -1), m.join(' '));
   assert.deepEqual(hipsFaulted(out), [false, false, false, false, false]);
-  assert.ok(out.result.repetitions.every((r) => r.quality_score === 100));
+  // No issue; the rep that went past the limit is scored as one at the limit (rules/near-limit.ts).
+  assert.deepEqual(out.result.repetitions.map((r) => r.quality_score), [100, 100, 100, 100, 100 - NEAR_LIMIT_MAX]);
   assert.deepEqual(storyContradictions(out.result, pushUp), []);
 });
 
@@ -86,4 +88,48 @@ test('settleSetNoise: only the rule\'s own noise-level faults go; other issues, 
   const cut = set([-1.5, -1.2, 0.2]);
   cut.reps[0] = { ...cut.reps[0]!, endsSet: true };
   assert.deepEqual(ruleFaults(settleSetNoise(cut.reps, cut.views)), [false, false, true]);
+});
+
+test('near-limit score: a comfortably clean set scores 100, a clean rep close to a limit less, a faulted rep below every clean one', () => {
+  // Hips limit 12 deg, moderate band 6: sags of 2-6 deg are a band or more inside the limit.
+  const comfortable = pushUpSet([2, 4, 6, 4]);
+  assert.ok(comfortable.result.repetitions.every((r) => r.issues.length === 0 && r.quality_score === 100));
+  // 9 deg is half a band inside: 2 of the 4 points; the rep carries no issue and no strength is lost.
+  const close = pushUpSet([2, 9, 4, 11, 18]);
+  const [a, b, c, d, e] = close.result.repetitions.map((r) => r.quality_score);
+  assert.equal(a, 100);
+  assert.equal(c, 100);
+  assert.ok(b! < 100 && b! > 100 - NEAR_LIMIT_MAX, `${b}`);
+  assert.ok(d! < b! && d! >= 100 - NEAR_LIMIT_MAX, `${d}`);
+  assert.equal(close.result.repetitions[1]!.issues.length, 0);
+  assert.ok(close.result.repetitions[1]!.strengths.some((s) => s.name === 'Straight body line'));
+  // The faulted rep (18 deg) scores below every clean one.
+  assert.ok(close.result.repetitions[4]!.issues.length > 0);
+  assert.ok(e! < Math.min(a!, b!, c!, d!), `${e}`);
+  assert.deepEqual(storyContradictions(close.result, pushUp), []);
+});
+
+test('nearLimitPoints: graded from the limit to a band inside, the closest passing rule, faults and unchecked rules left out', () => {
+  const at = (margins: Record<string, number>, checked: string[], faulted: string[] = []) => {
+    const view = { frames: [], peak: 0, peakProgress: 1, valid: true, durationS: 2, view: 'side' } as unknown as RepView;
+    for (const [id, m] of Object.entries(margins)) pastLimit(view, id, m, 1);
+    const rep: JudgedRep = { startMs: 0, endMs: 1, valid: true, durationS: 1, strengths: [], checked,
+      issues: faulted.map((id) => ({ ruleId: id, category: 'c', name: id, description: 'd', correction: 'c', severity: 'moderate' as const, impact_on_score: -12, evidence_timestamp_ms: 0 })) };
+    return { rep, view, points: nearLimitPoints(rep, view) };
+  };
+  assert.equal(at({ a: -2 }, ['a']).points, 0);
+  assert.equal(at({ a: -1 }, ['a']).points, 0);
+  assert.equal(at({ a: -0.5 }, ['a']).points, NEAR_LIMIT_MAX / 2);
+  assert.equal(at({ a: 0 }, ['a']).points, NEAR_LIMIT_MAX);
+  // A pass past the limit (a fault dropped as set noise) is scored as one at the limit, no more.
+  assert.equal(at({ a: 0.4 }, ['a']).points, NEAR_LIMIT_MAX);
+  // The closest of the rules that passed; a faulted rule is already in the impacts, an unchecked one says nothing.
+  assert.equal(at({ a: -0.75, b: -0.25 }, ['a', 'b']).points, 3);
+  assert.equal(at({ a: -0.75, b: 2 }, ['a', 'b'], ['b']).points, 1);
+  assert.equal(at({ a: -0.75, b: -0.1 }, ['a']).points, 1);
+  assert.equal(at({}, ['a']).points, 0);
+  // In the score: 100 + impacts - points, one decimal.
+  const faulted = at({ a: -0.5, b: 1.5 }, ['a', 'b'], ['b']);
+  const [marked] = markNearLimits([faulted.rep], [faulted.view]);
+  assert.equal(marked!.nearLimit, 2);
 });
