@@ -1,7 +1,11 @@
 // Configuration from the environment, validated once at boot: a bad value stops the boot with a
 // message naming the variable.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { MAX_WINDOW_SECONDS } from './commands/state.js';
+
+/** Jobs one process runs at once unless WORKER_CONCURRENCY says otherwise: one per core, at most 4. */
+export const DEFAULT_WORKERS = Math.max(1, Math.min(availableParallelism(), 4));
 
 export interface Config {
   host: string;
@@ -157,7 +161,11 @@ export function loadConfig(env: Env = process.env): Config {
     spotsPerWindow: int(env, 'SPOTS_PER_WINDOW', 100, 0),
     spotsWindowSeconds: int(env, 'SPOTS_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),
     unclaimedBytesCap: int(env, 'UNCLAIMED_BYTES_CAP', 5 * 1024 ** 3, 0),
-    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 0, 64),
+    // One job per core by default: each engine runs the pose model on one thread (pose/models.ts),
+    // so on 2 cores a second engine ended 32 jobs in 20 s of a deep queue against 26-27 for one,
+    // the API's p99 within its bound either way (README "Benchmarks", bench:queue). Capped at 4:
+    // each engine holds ~175 MB plus its decoders, and the API needs a core of its own beyond that.
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', DEFAULT_WORKERS, 0, 64),
     eventStore,
     kurrentdbUrl: env.KURRENTDB_URL || undefined,
     postgres: { url: env.POSTGRES_URL || undefined, schema: pgSchema, poolSize: int(env, 'POSTGRES_POOL_SIZE', 10, 1, 1000) },
