@@ -4,9 +4,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort, repoRoot } from '../../test/support/processes.js';
 
+/**
+ * Servers this bench started and that are still running. A bench that fails half-way (a setup job
+ * that ends failed, a load run with errors) throws past its own stop() calls; without this its
+ * servers would outlive it, holding ports, a core and a DATA_DIR the next run then competes with.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
 /** Starts a child and waits until its /livez answers. */
 export async function start(args: string[], extraEnv: Record<string, string>, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   child.stdout!.resume();
   const deadline = Date.now() + 180_000;
   for (;;) {
