@@ -11,13 +11,19 @@ import { clamp, marginOf } from './common.js';
  * so a rep with any issue still scores below every rep without one.
  */
 export const NEAR_LIMIT_MAX = 4;
-/** From this far inside a limit (in the rule's moderate bands, pastLimit) a pass costs nothing. */
-export const COMFORT_BANDS = 1;
+/**
+ * From this far inside a limit (in the rule's moderate bands, pastLimit) a pass costs nothing.
+ * Two bands: with one, clean reps of the tuning squats 1-2 bands inside a limit all tied at 100,
+ * so a bad squat that passed every rule ranked level with the good ones (kaiakol's single squats:
+ * AUC of the lowest score 0.60 with one band, 0.79 with two; the other sources' AUC stayed 1.00,
+ * `npm run eval -- --form --tuning`). Verdicts do not move, only the order of clean reps.
+ */
+export const COMFORT_BANDS = 2;
 
 /**
  * Points one rep loses for passing close to a limit: over the rules that judged it and gave no
  * issue (a pass, or a fault dropped as set noise, whose margin is at or past the limit), the one
- * with the least room left, graded linearly from NEAR_LIMIT_MAX at the limit to 0 a
+ * with the least room left, graded linearly from NEAR_LIMIT_MAX at the limit to 0
  * COMFORT_BANDS or more inside it. Rules that record no margin (bounce dwell, rhythm) cost nothing.
  * To one decimal, so scores of clean reps keep their order.
  */
