@@ -276,6 +276,40 @@ export function formatSpread(s: SourceSpread): string {
     `  sources with good clips only: ${s.goodOnly.sources}, good flagged ${s.goodOnly.goodFlagged}/${s.goodOnly.good}`].join('\n');
 }
 
+/** One rule's ranking of bad above good clips on each source (ruleSeparation). */
+export interface RuleSeparation { rule: string; bySource: { source: string; auc: number }[]; min: number; mean: number }
+
+/**
+ * How well each rule's own measurement ranks bad clips above good ones, source by source: per rule
+ * and source with bad and good clips, the AUC of the clip's largest recorded margin of that rule
+ * (rules/common.ts pastLimit; a clip the rule never measured ranks lowest). A measurement that
+ * ranks well on every source carries over to people it was not looked at on; one that ranks well
+ * on one source and at chance or below on another separates that source's clips, not good form
+ * from bad, and is the first to doubt when a never-tuned figure falls short. Rules that measured
+ * no clip of a source are left out for that source.
+ */
+export function ruleSeparation(rows: readonly FormRow[]): RuleSeparation[] {
+  const { judged } = sourceSpread(rows);
+  const bySource = (source: string) => rows.filter((r) => `${r.repository ?? '?'} ${r.exercise}` === source);
+  const rules = [...new Set(rows.flatMap((r) => (r.reps ?? []).flatMap((p) => Object.keys(p.margins))))].sort();
+  const largest = (r: FormRow, rule: string) => Math.max(-Infinity, ...(r.reps ?? []).map((p) => p.margins[rule] ?? -Infinity));
+  const out: RuleSeparation[] = [];
+  for (const rule of rules) {
+    const per = judged.map(({ source }) => {
+      const rs = bySource(source);
+      if (rs.every((r) => largest(r, rule) === -Infinity)) return null;
+      return { source, auc: auc(rs.filter((r) => r.form === 'bad').map((r) => largest(r, rule)), rs.filter((r) => r.form === 'good').map((r) => largest(r, rule))) };
+    }).filter((x): x is { source: string; auc: number } => !!x && Number.isFinite(x.auc));
+    if (per.length) out.push({ rule, bySource: per, min: Math.min(...per.map((p) => p.auc)), mean: per.reduce((a, p) => a + p.auc, 0) / per.length });
+  }
+  return out;
+}
+
+export function formatSeparation(s: readonly RuleSeparation[]): string {
+  return ['each rule\'s measurement alone, AUC of bad above good per source (largest margin of the clip; lowest, mean):',
+    ...s.map((r) => `  ${r.rule.padEnd(22)} lowest ${r.min.toFixed(2)}  mean ${r.mean.toFixed(2)}  ${r.bySource.map((b) => `${b.source.split('/')[0]} ${b.auc.toFixed(2)}`).join(', ')}`)].join('\n');
+}
+
 /**
  * Poses of one clip from an opt-in cache outside the repository, keyed by the file's SHA-256 and
  * the pose stack's settings (model, frame rate, size): rules and counting re-run in seconds. Clear
@@ -390,7 +424,7 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   }
   console.log(formatSpread(sourceSpread(rows)));
   // The fit is for the clips one may tune on; on the never-tuned set it would be fitted there.
-  if (opts.set !== 'holdout') console.log(formatLoso(leaveOneSourceOut(rows)));
+  if (opts.set !== 'holdout') console.log(`${formatLoso(leaveOneSourceOut(rows))}\n${formatSeparation(ruleSeparation(rows))}`);
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auc, flaggedAt, formFigures, formHoldout, leaveOneSourceOut, loadFormClips, pickFormHoldout, sourceSpread, type FormRow } from '../../bench/form-eval.js';
+import { auc, flaggedAt, formFigures, formHoldout, leaveOneSourceOut, loadFormClips, pickFormHoldout, ruleSeparation, sourceSpread, type FormRow } from '../../bench/form-eval.js';
 import { formVideosDir } from '../../bench/shared-videos.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -60,4 +60,26 @@ test('leave one source out: the strictness fitted on the other sources judges th
   const s = sourceSpread(rows);
   assert.equal(s.ba.min, 0.5);
   assert.equal(s.ba.max, 1);
+});
+
+test('rule separation: each rule\'s largest margin ranks bad above good per source; a rule that never measured a source says nothing there', () => {
+  // Two sources, two clips each; depth ranks bad above good on both, lean on one and inverted on the other.
+  const row = (repository: string, form: 'good' | 'bad', margins: Record<string, number>[]): FormRow => ({
+    file: `${repository}-${form}`, exercise: 'squat', form, fault: null, repository, view: 'side', attempts: margins.length, valid: margins.length,
+    flagged: false, minQuality: 100, issues: {}, contradictions: 0, reps: margins.map((m) => ({ margins: m, faulted: [], other: false })),
+  });
+  const rows = [
+    row('a', 'bad', [{ 'squat-depth': -2, 'squat-torso-lean': 0.5 }, { 'squat-depth': 0.4 }]), row('a', 'good', [{ 'squat-depth': -0.5, 'squat-torso-lean': -1 }]),
+    row('b', 'bad', [{ 'squat-depth': 1, 'squat-torso-lean': -3 }]), row('b', 'good', [{ 'squat-depth': -1, 'squat-torso-lean': -0.2 }]),
+    row('c', 'bad', [{ 'squat-depth': 1 }]), row('c', 'good', [{ 'squat-depth': 2 }]),
+  ];
+  const s = ruleSeparation(rows.slice(0, 4));
+  assert.deepEqual(s.map((r) => [r.rule, r.bySource.map((b) => [b.source, b.auc]), r.min]), [
+    ['squat-depth', [['a squat', 1], ['b squat', 1]], 1],
+    ['squat-torso-lean', [['a squat', 1], ['b squat', 0]], 0],
+  ]);
+  // A source where the rule never measured a clip is left out, not counted as chance.
+  const withC = ruleSeparation(rows);
+  assert.deepEqual(withC.find((r) => r.rule === 'squat-torso-lean')!.bySource.map((b) => b.source), ['a squat', 'b squat']);
+  assert.equal(withC.find((r) => r.rule === 'squat-depth')!.min, 0);
 });
