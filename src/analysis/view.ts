@@ -255,8 +255,7 @@ export const judgedFrom = (rule: Pick<FormRule, 'views' | 'readsFace'>, view: Vi
  */
 export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (ViewAngle | 'unknown')[]): ViewAngle | 'unknown' {
   const runs: { view: ViewAngle; n: number }[] = [];
-  for (const v of repViews) {
-    if (v === 'unknown') continue;
+  for (const v of withoutLoneReadings(repViews.filter((v): v is ViewAngle => v !== 'unknown'))) {
     const last = runs[runs.length - 1];
     if (last && last.view === v) last.n++;
     else runs.push({ view: v, n: 1 });
@@ -276,4 +275,14 @@ export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (Vie
   for (const r of runs) reps.set(r.view, (reps.get(r.view) ?? 0) + r.n);
   const most = [...reps].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
   return runs.find((r) => r.n >= 2 || r.view === most)!.view;
+}
+
+/**
+ * Each rep's view with a lone reading between two reps read alike taken as theirs: a single rep
+ * read otherwise is noise, not a camera move (see clipView), and it must not break the run it sits
+ * in. A squat filmed where a diagonal turns into a side view read d d d s s s; with 5% of its
+ * frames lost or the person slower or faster, d s d s s s, whose first run of two was then the side.
+ */
+export function withoutLoneReadings(views: readonly ViewAngle[]): ViewAngle[] {
+  return views.map((v, i) => (i > 0 && i < views.length - 1 && views[i - 1] === views[i + 1] ? views[i - 1]! : v));
 }

@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, clipView, estimateView, judgedFrom, lyingSpan, ruleViews, signedHipSpan, signedSpan, yawOf } from '../../src/analysis/view.js';
+import { classifyYaw, clipView, estimateView, judgedFrom, lyingSpan, ruleViews, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
@@ -200,4 +200,17 @@ test('a clip is named from where it starts: a first rep read as the later long r
   // One first rep read otherwise, then the clip's long run: noise, even if the clip ends at that
   // other place for a few reps (the shared lateral raise filmed mirrored).
   assert.equal(clipView(D, [S, D, D, D, D, D, D, D, S, S, S]), 'diagonal');
+});
+
+test('a lone rep read otherwise does not break the run it sits in: a clip turning from a diagonal to the side is named from the diagonal', () => {
+  const F = 'front', D = 'diagonal', S = 'side';
+  // The squat filmed from a diagonal that turns side-on (d d d s s s), with frames lost: d s d s s s.
+  assert.equal(clipView(S, [D, S, D, S, S, S]), 'diagonal');
+  assert.equal(clipView(S, [D, D, D, S, S, S]), 'diagonal');
+  // Each reading is judged by its neighbours as read (not as already changed): the third rep, a
+  // lone d between two s, is noise too.
+  assert.deepEqual(withoutLoneReadings([D, S, D, S, S, S]), [D, D, S, S, S, S]);
+  // The ends and readings with no neighbours alike stay as read: a fade front, diagonal, side.
+  assert.deepEqual(withoutLoneReadings([S, D, D, F, S, S]), [S, D, D, F, S, S]);
+  assert.deepEqual(withoutLoneReadings([F, D, S]), [F, D, S]);
 });
