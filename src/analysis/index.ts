@@ -86,7 +86,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // of 3); the pose stage is unchanged: its poses are those of /6.
 // Also in /7 (issue 16d, same session): set-relative form verdicts (rules/set-relative.ts) and the
 // squat's forward lean judged against the shins change form results for the same video.
-export const ENGINE_VERSION = 'pose-engine/7';
+// pose-engine/8 (issue 16f): a clean rep loses near-limit points from two moderate bands inside a
+// limit instead of one (rules/near-limit.ts COMFORT_BANDS): other quality_scores for the same video
+// than /7, with the same issues and counts; the pose stage is unchanged: its poses are those of /7.
+export const ENGINE_VERSION = 'pose-engine/8';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
