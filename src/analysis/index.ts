@@ -89,6 +89,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // pose-engine/8 (issue 16f): a clean rep loses near-limit points from two moderate bands inside a
 // limit instead of one (rules/near-limit.ts COMFORT_BANDS): other quality_scores for the same video
 // than /7, with the same issues and counts; the pose stage is unchanged: its poses are those of /7.
+// Also in /8 (issue 20d, same session): a lone rep read otherwise no longer breaks the run it sits
+// in when the clip's camera angle is named (view.ts withoutLoneReadings): the angle can differ for
+// the same video (a squat read d s d s s s was side, now diagonal).
 export const ENGINE_VERSION = 'pose-engine/8';
 
 /**
