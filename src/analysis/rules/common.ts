@@ -274,10 +274,38 @@ export function bodyLine(f: FrameCtx, side?: Side | null): { bend: number; below
 export const nose = (f: FrameCtx) => f.p[KP.nose]!;
 
 /**
- * Bouncing out of the bottom: the rep turns at its deepest point with no control, so the time
- * spent near the peak of the movement is a frame or two and the whole rep is quick. Judged on the
- * progress signal, so it reads the same from every side. A rep that is just brisk but controlled
- * dwells longer at the turn and is left alone.
+ * How long the rep's signal stayed within `band` of its peak `top`, in frames (fractional): from
+ * the highest frame out to where the signal crosses `top - band` on each side, placed between the
+ * two frames around each crossing by linear interpolation (a side with no frame below the level
+ * ends at its last frame). Counting the frames above the level measured the sampling as much as
+ * the movement: at 12 fps a frame is 0.08 s, and the same smooth rep read one frame or two
+ * depending on where the frames fell.
+ */
+export function dwellFrames(p: readonly number[], top: number, band: number): number {
+  let at = -1;
+  p.forEach((v, i) => { if (Number.isFinite(v) && (at < 0 || v > p[at]!)) at = i; });
+  const level = top - band;
+  if (at < 0 || !(p[at]! >= level)) return 0;
+  const edge = (dir: 1 | -1): number => {
+    let i = at;
+    while (Number.isFinite(p[i + dir]) && p[i + dir]! >= level) i += dir;
+    const out = p[i + dir];
+    return Number.isFinite(out) && p[i]! > out! ? i + (dir * (p[i]! - level)) / (p[i]! - out!) : i;
+  };
+  return edge(1) - edge(-1);
+}
+
+/** A bounce turns within this share of the rep's own duration (and within 0.15 s). */
+export const BOUNCE_SHARE = 0.15;
+
+/**
+ * Bouncing out of the bottom: the rep turns at its deepest point with no control, rebounding
+ * rather than easing into and out of the bottom. Judged on the progress signal, so it reads the
+ * same from every side, and against the rep's own tempo: a smooth turn (the signal easing through
+ * the bottom like a sine) spends about a fifth of the rep within 0.1 of its peak at any speed, a
+ * rebound (a V) about a tenth. A fast but smooth rep is no bounce: people who label form call
+ * single squats of 0.75-0.85 s good (kaiakol's, 0.18 s at the turn), and a fixed 0.15 s at 12 fps
+ * left them one frame from the fault. A turn of at most 0.15 s and at most 15% of the rep is one.
  */
 export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'diagonal', 'front']): FormRule {
   return {
@@ -288,12 +316,11 @@ export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'di
       const p = rep.progress;
       if (!p || !rep.valid || rep.frames.length < 4) return undefined;
       const fps = (rep.frames.length - 1) / Math.max(0.05, rep.durationS);
-      const near = p.filter((v) => Number.isFinite(v) && v >= rep.peakProgress - 0.1).length;
-      const dwell = near / fps;
+      const dwell = dwellFrames(p, rep.peakProgress, 0.1) / fps;
       // Controlled reps on the shared clips dwell 0.2 s or more at the turn, even 1.3 s ones.
-      if (dwell >= 0.15 || rep.durationS >= 1.5) return null;
+      if (dwell >= 0.15 || dwell >= BOUNCE_SHARE * rep.durationS || rep.durationS >= 1.5) return null;
       return { severity: rep.durationS < 1 ? 'moderate' : 'minor', evidence: rep.peak,
-        description: `The rep turned at the bottom after about ${dwell.toFixed(1)} s, in a ${rep.durationS.toFixed(1)} s rep: a bounce rather than a controlled turn.` };
+        description: `The rep turned at the bottom after about ${dwell.toFixed(2)} s, in a ${rep.durationS.toFixed(1)} s rep: a bounce rather than a controlled turn.` };
     },
     strength: { category: 'tempo', name: 'Controlled tempo', description: 'Turned at the bottom under control.' },
   };

@@ -1,0 +1,60 @@
+// "Bouncing at the bottom" judged on the turn itself, against the rep's own tempo, and the same
+// whatever frames the camera happened to take (rules/common.ts bounceRule, dwellFrames).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzePoses } from '../../src/analysis/pipeline.js';
+import { squat } from '../../src/analysis/rules/squat.js';
+import { dwellFrames } from '../../src/analysis/rules/common.js';
+import { series, sideSquatter } from './synthetic.js';
+
+/** A smooth turn (easing through the bottom like a sine) and a rebound (a V), 0 -> 1 -> 0 over one rep. */
+const smooth = (u: number) => Math.sin(Math.PI * u) ** 2;
+const rebound = (u: number) => 1 - Math.abs(2 * u - 1);
+
+/** Side-on squats of `repS` seconds shaped by `shape`, 1.2 s standing between, at `fps` from `phaseS` into the set. */
+function squats(fps: number, repS: number, shape: (u: number) => number, phaseS = 0, reps = 4) {
+  const period = repS + 1.2;
+  const poses = series(fps, 0.6 + reps * period, (t0) => {
+    const t = t0 + phaseS - 0.6;
+    const k = t < 0 ? -1 : t % period;
+    const u = k >= 0 && k < repS ? shape(k / repS) : 0;
+    return sideSquatter({ knee: 178 - 100 * u, lean: 10 + 25 * u });
+  });
+  return analyzePoses(squat, poses, fps);
+}
+const bounced = (out: ReturnType<typeof squats>) => out.result.repetitions.map((r) => r.issues.some((i) => i.name === 'Bouncing at the bottom'));
+
+test('dwellFrames: the time near the peak from interpolated crossings, the same wherever the frames fall', () => {
+  // A sine-shaped turn sampled 10 times over the rep spends about a fifth of it within 0.1 of its
+  // peak (2.05 frames) wherever the frames fall; counting the frames above that level read 1 to 3.
+  const sampled = (shape: (u: number) => number, phase: number) =>
+    Array.from({ length: 14 }, (_, i) => { const u = (i - 2 + phase) / 10; return u >= 0 && u <= 1 ? shape(u) : 0; });
+  const reads = [0, 0.25, 0.5, 0.75].map((phase) => { const p = sampled(smooth, phase); return dwellFrames(p, Math.max(...p), 0.1); });
+  for (const d of reads) assert.ok(Math.abs(d - 2.05) < 0.2, reads.join(' '));
+  // A V turns faster than the sine at every phase.
+  for (const phase of [0, 0.25, 0.5, 0.75]) {
+    const v = sampled(rebound, phase), s = sampled(smooth, phase);
+    assert.ok(dwellFrames(v, Math.max(...v), 0.1) < dwellFrames(s, Math.max(...s), 0.1), `phase ${phase}`);
+  }
+  // A side with no frame below the level ends at its last frame; no finite frame, no dwell.
+  assert.equal(dwellFrames([0.2, 1, 1, 1], 1, 0.1), 2 + 0.1 / 0.8);
+  assert.equal(dwellFrames([NaN, NaN], 1, 0.1), 0);
+});
+
+test('a fast smooth squat is no bounce at any sampling phase or frame rate; a rebound is where the frames can show it', () => {
+  // 0.5-0.8 s reps at the engine's 12 fps: people label single squats that fast good, and the
+  // frame count read such a turn as two or three frames, one from the fault, by where they fell.
+  for (const repS of [0.5, 0.8]) {
+    for (const phase of [0, 0.02, 0.04, 0.06]) {
+      const fast = squats(12, repS, smooth, phase);
+      assert.ok(fast.result.repetitions.length >= 3, `${fast.result.repetitions.length} reps`);
+      assert.deepEqual(bounced(fast).filter(Boolean), [], `${repS} s, phase ${phase}`);
+    }
+  }
+  // At 30 fps a V-shaped 0.8 s rebound turns in about 0.12 s: a bounce. A smooth 0.6 s rep turns
+  // in about as little time (0.2 of 0.6 s) but eases through the bottom at its own tempo: none.
+  assert.ok(bounced(squats(30, 0.8, rebound)).every(Boolean), bounced(squats(30, 0.8, rebound)).join(' '));
+  assert.deepEqual(bounced(squats(30, 0.6, smooth)).filter(Boolean), []);
+  // A rebound in a rep of 1.5 s or more is not judged a bounce.
+  assert.deepEqual(bounced(squats(30, 1.6, rebound)).filter(Boolean), []);
+});
