@@ -246,7 +246,8 @@ export const judgedFrom = (rule: Pick<FormRule, 'views' | 'readsFace'>, view: Vi
 
 /**
  * The clip's camera angle, given the angle over all its reps' frames and each rep's own. Most
- * clips are filmed from one place, and the angle over all the reps is the steadiest reading. A
+ * clips are filmed from one place: when two reps or more are all read from it, it is the clip's;
+ * otherwise the angle over all the reps is the steadiest reading. A
  * clip whose reps fall into runs filmed from different places (a demo that fades from the front to
  * the side, a camera carried round) is reported from where it starts, as the labels of such clips
  * name it: the first run of two reps or more. A single rep read otherwise is noise, not a change;
@@ -266,6 +267,11 @@ export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (Vie
   // mid-set is far rarer than that swap, so a clip whose reps face away overall is a back view.
   if (overall === 'back') return overall;
   const settled = runs.filter((r) => r.n >= 2);
+  // Every rep read from one place (a lone reading between two alike set aside): that place. The
+  // medians pooled over all the reps' frames can fall across a boundary no rep crosses, each cue's
+  // median coming from other frames: the side-on back squat filmed farther off read s, d, s, and
+  // diagonal pooled.
+  if (runs.length === 1 && runs[0]!.n >= 2) return runs[0]!.view;
   if (!settled.some((r) => r.view !== settled[0]!.view)) return overall;
   // A run of one rep is the start only when it agrees with the view most reps are read from (the
   // row: d, then s for two or three reps, then d for eight). Agreeing with any run of two, one

@@ -214,3 +214,13 @@ test('a lone rep read otherwise does not break the run it sits in: a clip turnin
   assert.deepEqual(withoutLoneReadings([S, D, D, F, S, S]), [S, D, D, F, S, S]);
   assert.deepEqual(withoutLoneReadings([F, D, S]), [F, D, S]);
 });
+
+test('every rep read from one place names the clip, whatever the medians pooled over all their frames read', () => {
+  const D = 'diagonal', S = 'side';
+  // The side-on back squat filmed farther off: s, d, s, pooled diagonal.
+  assert.equal(clipView(D, [S, D, S]), 'side');
+  assert.equal(clipView(D, [S, S]), 'side');
+  // One rep alone is no more than the pooled reading; a back view pooled stays the back (face pulls).
+  assert.equal(clipView(D, [S]), 'diagonal');
+  assert.equal(clipView('back', [D, D, D]), 'back');
+});
