@@ -5,7 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
-import { extreme, kneeAngle, onRepSide, round, upright, verdict } from './common.js';
+import { dwellFrames, extreme, kneeAngle, onRepSide, round, upright, verdict } from './common.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -97,7 +97,8 @@ export const calfRaise: ExerciseDef = {
         const p = rep.progress;
         if (!p || !rep.valid) return undefined;
         const fps = (rep.frames.length - 1) / Math.max(0.05, rep.durationS);
-        const held = p.filter((v) => Number.isFinite(v) && v >= rep.peakProgress - 0.1).length / fps;
+        // Interpolated crossings (dwellFrames): the same hold reads the same wherever the frames fell.
+        const held = dwellFrames(p, rep.peakProgress, 0.1) / fps;
         if (held >= 0.15 || rep.durationS >= 1) return null;
         return { severity: 'minor', evidence: rep.peak, description: `The top was held for about ${held.toFixed(1)} s in a ${rep.durationS.toFixed(1)} s rep.` };
       },

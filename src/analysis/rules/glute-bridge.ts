@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { bodyLying, clamp, extreme, hipAngle, kneeAngle, onRepSide, pastLimit, round, sideOn, graded, verdict } from './common.js';
+import { bodyLying, clamp, dwellFrames, extreme, hipAngle, kneeAngle, onRepSide, pastLimit, round, sideOn, graded, verdict } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -64,9 +64,10 @@ export const gluteBridge: ExerciseDef = {
         const hip = onRepSide(rep, hipAngle);
         const top = extreme(rep, hip, 'max').value;
         if (!Number.isFinite(top)) return undefined;
-        const nearTop = rep.frames.filter((f) => hip(f) >= top - 6).length;
+        // The time within 6 deg of the top from interpolated crossings (dwellFrames), not a count
+        // of frames: at 12 fps the same hold read two frames or three by where the frames fell.
         const fps = rep.frames.length / Math.max(0.1, rep.durationS);
-        const held = nearTop / fps;
+        const held = dwellFrames(rep.frames.map(hip), top, 6) / fps;
         // Only a top that is not held at all (a bounce through it) is a fault; a short squeeze is fine.
         if (held >= 0.2) return null;
         return { severity: 'minor', evidence: rep.peak, description: `The top was held for only about ${held.toFixed(1)} s.` };

@@ -1,11 +1,13 @@
-// "Bouncing at the bottom" judged on the turn itself, against the rep's own tempo, and the same
-// whatever frames the camera happened to take (rules/common.ts bounceRule, dwellFrames).
+// The tempo rules judged on the movement, the same whatever frames the camera happened to take
+// (rules/common.ts dwellFrames): "Bouncing at the bottom" against the rep's own tempo (bounceRule),
+// the glute bridge's "No pause at the top".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { squat } from '../../src/analysis/rules/squat.js';
 import { dwellFrames } from '../../src/analysis/rules/common.js';
-import { series, sideSquatter } from './synthetic.js';
+import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
+import { series, sideBridge, sideSquatter } from './synthetic.js';
 
 /** A smooth turn (easing through the bottom like a sine) and a rebound (a V), 0 -> 1 -> 0 over one rep. */
 const smooth = (u: number) => Math.sin(Math.PI * u) ** 2;
@@ -57,4 +59,21 @@ test('a fast smooth squat is no bounce at any sampling phase or frame rate; a re
   assert.deepEqual(bounced(squats(30, 0.6, smooth)).filter(Boolean), []);
   // A rebound in a rep of 1.5 s or more is not judged a bounce.
   assert.deepEqual(bounced(squats(30, 1.6, rebound)).filter(Boolean), []);
+});
+
+test('glute bridge: a top held for a moment is no fault wherever the frames fall; one passed straight through is', () => {
+  // Quick bridges (0.35 s up, 0.35 s down), the top held `holdS`, 1 s down between: passed straight
+  // through, the hips stay within 6 deg of the top for about 0.15 s.
+  const bridges = (holdS: number, phaseS: number) => {
+    const up = 0.35, period = 2 * up + holdS + 1;
+    const lift = (k: number) => (k < up ? Math.sin((Math.PI / 2) * (k / up)) ** 2 : k < up + holdS ? 1 : k < 2 * up + holdS ? Math.cos((Math.PI / 2) * ((k - up - holdS) / up)) ** 2 : 0);
+    const out = analyzePoses(gluteBridge, series(12, 0.5 + 4 * period, (t0) => { const t = t0 + phaseS - 0.5; return sideBridge(t < 0 ? 0 : lift(t % period)); }), 12);
+    return out.result.repetitions.map((r) => r.issues.some((i) => i.name === 'No pause at the top'));
+  };
+  for (const phase of [0, 0.03, 0.06]) {
+    const held = bridges(0.4, phase);
+    assert.ok(held.length >= 3, `${held.length} reps`);
+    assert.deepEqual(held.filter(Boolean), [], `held 0.4 s, phase ${phase}`);
+    assert.ok(bridges(0, phase).every(Boolean), `no hold, phase ${phase}: ${bridges(0, phase).join(' ')}`);
+  }
 });
