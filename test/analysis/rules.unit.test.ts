@@ -77,11 +77,15 @@ test('squat too deep: hips far below the knees are flagged, parallel is not', ()
   assert.equal(rule(squat, 'squat-too-deep').check(repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 30 }), 'side')), null);
 });
 
-test('knees past the toes: shins tilted far more than the torso are flagged, parallel shins and back pass', () => {
-  // The stick figure's shin takes 40% of the bend: 100 deg of bend tilts it 40 deg.
-  const leading = rule(squat, 'squat-knees-forward').check(repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 5 }), 'side'));
-  assert.ok(leading && /shins tilted/.test(leading.description), leading?.description);
-  assert.equal(rule(squat, 'squat-knees-forward').check(repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 40 * u }), 'side')), null);
+test('knees past the toes: shins past 45 deg and far more than the torso are flagged; parallel shins and back, or an upright squat, pass', () => {
+  // The stick figure's shin takes 40% of the bend: 125 deg of bend tilts it 50 deg (49 near the peak).
+  const leading = rule(squat, 'squat-knees-forward').check(repOf((u) => sideSquatter({ knee: 180 - 125 * u, lean: 5 }), 'side'));
+  assert.ok(leading && /shins tilted 49 deg/.test(leading.description), leading?.description);
+  assert.equal(rule(squat, 'squat-knees-forward').check(repOf((u) => sideSquatter({ knee: 180 - 125 * u, lean: 45 * u }), 'side')), null);
+  // An upright squat: shins 36 deg, torso 8 deg. The lead over the torso alone (28 deg) was a fault.
+  const upright = repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 8 * u }), 'side');
+  assert.equal(rule(squat, 'squat-knees-forward').check(upright), null);
+  assert.ok(marginOf(upright, 'squat-knees-forward') < -1, `${marginOf(upright, 'squat-knees-forward')}`);
 });
 
 test('squat knee valgus (front view): knees caving inside the ankles is flagged, tracking knees are not', () => {
@@ -288,7 +292,7 @@ test('each squat and push-up rule records its margin past the limit on every rep
   // faulted the rep, zero or below (by how much it passed) otherwise, in the rule's moderate bands.
   const cases: [ExerciseDef, string, RepView, RepView][] = [
     [squat, 'squat-depth', repOf((u) => sideSquatter({ knee: 180 - 130 * u, lean: 20 }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 55 * u, lean: 20 }), 'side')],
-    [squat, 'squat-knees-forward', repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 40 * u }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 100 * u, lean: 5 }), 'side')],
+    [squat, 'squat-knees-forward', repOf((u) => sideSquatter({ knee: 180 - 125 * u, lean: 45 * u }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 125 * u, lean: 5 }), 'side')],
     [squat, 'squat-knee-valgus', repOf((u) => frontSquatter(u, 0), 'front'), repOf((u) => frontSquatter(u, 25 * u), 'front')],
     [squat, 'squat-torso-lean', repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 45 * u }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 70 * u }), 'side')],
     [squat, 'squat-heels', repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20 }), 'side'), repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20, heelLift: 25 * u }), 'side')],

@@ -227,15 +227,20 @@ export const squat: ExerciseDef = {
         // In a balanced squat the shins and the back stay roughly parallel: knees travelling
         // forward are balanced by the hips going back and the chest leaning. Knees that lead
         // (shins tilted far more than the torso) push the knees out past the toes and load the
-        // knee joint: judged against this person's own torso, not a fixed shin angle, since long
-        // thighs need more forward knee travel.
+        // knee joint: judged against this person's own torso, since long thighs need more forward
+        // knee travel. And the knees far forward in absolute terms too, as the people who label
+        // this fault define it: shins past 45 deg from vertical (khammingfatt's "knee falling over
+        // toe", the one source that names it; its own threshold, not fitted here). An upright
+        // squat (a high-bar or front squat) tilts the shins 25-35 deg with the torso near vertical:
+        // the lead alone read a good back squat 0.05 of a band from the fault (rdlifts, shared).
         const side = repSide(rep);
         const shin = atPeak(rep, (f) => shinTilt(f, side)), lean = atPeak(rep, torsoLean);
         if (!Number.isFinite(shin) || !Number.isFinite(lean)) return undefined;
         const past = atPeak(rep, (f) => kneePastToes(f, side));
+        const excess = Math.min(shin - lean - 20, shin - 45);
         // Knees behind the toe tip pass whatever the shins' lead: their margin is at most zero (toes
-        // unseen, the shins' lead alone decides).
-        const fault = verdict(rep, 'squat-knees-forward', past <= 0 ? Math.min(0, shin - lean - 20) : shin - lean - 20, 8, 16);
+        // unseen, the shins alone decide).
+        const fault = verdict(rep, 'squat-knees-forward', past <= 0 ? Math.min(0, excess) : excess, 8, 16);
         return fault && { ...fault, evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
       },
       strength: { category: 'alignment', name: 'Balanced knees and hips', description: 'Shins and back stayed about parallel.' },
