@@ -186,7 +186,8 @@ const HIDDEN_TOP_FRAMES = 2;
  * when they are pulled in, so every rep's top is missing and its highest visible reading is only
  * the way up: the 12 reps of the shared barbell row read 0.1-0.36 of a pull, none valid (10 now). Its
  * height is not measured, so it is not judged short by it: a rep that went out of sight high
- * on the way up and came back high on the way down went through the top in between.
+ * on the way up and came back high on the way down went through the top in between. Such a rep
+ * whose seen readings never cross the entry threshold is an attempt too (reps.ts hiddenTopFrames).
  */
 export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'returned'>): boolean {
   if (!a.returned) return false;
@@ -224,7 +225,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   const rel = relativeSeries(smooth, shots);
   // A clip that ends while the person is more than halfway back from the peak ends after the
   // rep's work is done (the camera stopped on the way down): that rep counts.
-  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5 };
+  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5, hiddenTopFrames: HIDDEN_TOP_FRAMES };
   let found = segmentReps(rel, segment);
   // A clip of a single rep that starts mid-rep never shows the rest before it, so nothing above
   // found an attempt. Then the one excursion the clip opens in is an attempt: it counts when the

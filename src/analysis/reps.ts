@@ -50,6 +50,14 @@ export interface SegmentOptions {
    * such a fragment is the tail of a rep done before the recording (see `countSeries`).
    */
   openStart?: boolean;
+  /**
+   * An excursion whose whole upper part went unseen is an attempt too, though no reading seen
+   * crossed `enter`: the series went out of sight past `exit` and came back past it after at least
+   * this many frames (up to `maxBridgeS`). A row filmed from behind hides the hands behind the torso
+   * as soon as they are pulled in, at a third of the pull or less. Off by default; whether such an
+   * attempt counts is for the caller (counting.ts hiddenTop).
+   */
+  hiddenTopFrames?: number;
 }
 
 /**
@@ -83,10 +91,19 @@ export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[]
 
   const closeAtGap = () => close(lastFinite, progress[lastFinite]! <= (opts.endSlack ?? 0.25));
 
+  // Frame i comes back past `exit` from a gap it went into past `exit` (see hiddenTopFrames).
+  const backFromUnseenTop = (i: number) => {
+    if (!opts.hiddenTopFrames || !(progress[i]! >= th.exit)) return false;
+    let j = i - 1;
+    while (j >= restFrom && !Number.isFinite(progress[j]!)) j--;
+    const unseen = i - 1 - j;
+    return j >= restFrom && unseen >= opts.hiddenTopFrames && unseen <= maxBridge && progress[j]! >= th.exit;
+  };
+
   for (let i = 0; i < progress.length; i++) {
     const v = progress[i]!;
     if (!active) {
-      if (Number.isFinite(v) && v > th.enter) {
+      if (Number.isFinite(v) && (v > th.enter || backFromUnseenTop(i))) {
         // The attempt started at the lowest point since the last one (where the movement began).
         // Short unseen gaps are looked through; if no rest position is found before the crossing,
         // the movement began before the person came into view (a title card, the clip's start)

@@ -122,6 +122,14 @@ test('two reps whose rest between them went unseen are split at the gap when the
   assert.equal(countSeries(s, { fps }).filter((a) => a.valid).length, 3);
 });
 
+test('a rep whose whole upper part went unseen counts: out of sight past the exit level and back past it (a row from behind)', () => {
+  // The second of four reps is unseen above 0.38 of its range: its highest reading seen is 0.35, short of the entry (0.4).
+  const s = cycles([1, 1, 1, 1]).map((v, i) => (i >= 30 && i < 50 && v > 0.38 ? NaN : v));
+  assert.equal(valid(s), 4);
+  // Out of sight at rest between reps (a dropout) adds nothing.
+  assert.equal(valid(cycles([1, 1, 1]).map((v, i) => (i >= 25 && i < 29 ? NaN : v))), 3);
+});
+
 test('a rep whose top went unseen is not split at its gap: it spans one period', () => {
   const rep = cycles([1, 1, 1], { gap: 3 }).map((v, i) => (i >= 34 && i < 40 ? NaN : v));
   assert.equal(countSeries(rep, { fps, period: 23 }).filter((a) => a.valid).length, 3);

@@ -131,3 +131,15 @@ test('rest read across a gap of a second before a rep first seen mid-way is wher
   assert.deepEqual(reps.map((r) => r.valid), [true, true]);
   assert.ok(reps[1]!.start <= 32);
 });
+
+test('an excursion whose whole upper part went unseen is an attempt when asked (hiddenTopFrames), a dropout at rest is not', () => {
+  // The middle of three reps is out of sight above 0.3 of its range (a row's hands behind the
+  // torso from a third of the pull on): no reading seen crosses the entry threshold (0.35).
+  const s = cycles([1, 1, 1]).map((v, i) => (i >= 30 && i < 50 && v > 0.3 ? NaN : v));
+  assert.equal(segmentReps(s, { fps }).length, 2);
+  const reps = segmentReps(s, { fps, hiddenTopFrames: 2 });
+  assert.equal(reps.length, 3);
+  assert.ok(reps[1]!.returned && !reps[1]!.valid, 'whether it counts is the caller\'s (counting.ts hiddenTop)');
+  // Unseen at rest between two reps: nothing.
+  assert.equal(segmentReps(cycles([1, 1]).map((v, i) => (i >= 25 && i < 29 ? NaN : v)), { fps, hiddenTopFrames: 2 }).length, 2);
+});
