@@ -92,6 +92,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // Also in /8 (issue 20d, same session): a lone rep read otherwise no longer breaks the run it sits
 // in when the clip's camera angle is named (view.ts withoutLoneReadings): the angle can differ for
 // the same video (a squat read d s d s s s was side, now diagonal).
+// Also in /8 (issue 16f): tempo rules read from interpolated crossings (rules/common.ts
+// dwellFrames), squat knees past the toes needing 45 deg of shin, and the lunge's, shoulder
+// press's and bridge's readings held over frames: issues can differ for the same video.
 export const ENGINE_VERSION = 'pose-engine/8';
 
 /**

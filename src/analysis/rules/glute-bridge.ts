@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { bodyLying, clamp, dwellFrames, extreme, hipAngle, kneeAngle, onRepSide, pastLimit, round, sideOn, graded, verdict } from './common.js';
+import { atPeak, bodyLying, clamp, dwellFrames, extreme, hipAngle, kneeAngle, onRepSide, pastLimit, round, sideOn, graded, verdict } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -47,7 +47,8 @@ export const gluteBridge: ExerciseDef = {
       check(rep) {
         // The knee's angle in the picture is the true one only with the leg's plane seen flat.
         if (!sideOn(rep)) return undefined;
-        const v = onRepSide(rep, kneeAngle)(rep.frames[rep.peak]!);
+        // At the top, the median of the peak frame and its neighbours: one frame's knee is not the stance.
+        const v = atPeak(rep, onRepSide(rep, kneeAngle));
         if (!Number.isFinite(v)) return undefined;
         // The margin is past the nearer end of the 70-115 deg band; the grade keeps its own centre.
         if (pastLimit(rep, 'bridge-feet', Math.max(70 - v, v - 115), 10) <= 0) return null;

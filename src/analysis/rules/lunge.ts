@@ -2,7 +2,7 @@
 // the one whose knee bends most at the bottom.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, extreme, kneeAngle, round, torsoLean, upright, bounceRule, verdict } from './common.js';
+import { atPeak, clamp, extreme, kneeAngle, round, sustained, torsoLean, upright, bounceRule, verdict } from './common.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
@@ -79,7 +79,9 @@ export const lunge: ExerciseDef = {
       views: ['side', 'diagonal'],
       check(rep) {
         const front = repFrontSide(rep);
-        const { value, index } = extreme(rep, (f) => kneeTravel(f, front), 'max');
+        // As far forward as the knee stayed for more than one frame: one frame's knee keypoint
+        // jumping ahead is not the knee travelling (common.ts sustained).
+        const { value, index } = sustained(rep, (f) => kneeTravel(f, front), 'max');
         if (!Number.isFinite(value)) return undefined;
         // A foot is about 0.6 shin lengths long: beyond 0.75 the knee is clearly past the toes.
         const limit = 0.75;
@@ -95,7 +97,7 @@ export const lunge: ExerciseDef = {
       // front view would pass any lean (and report "Tall torso") without seeing it.
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, torsoLean, 'max');
+        const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         // Some forward lean is normal in a lunge; past 30 deg the load shifts off the legs.
         const fault = verdict(rep, 'lunge-torso', value - 30, 8, 15);

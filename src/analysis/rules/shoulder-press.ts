@@ -3,7 +3,7 @@
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, onRepSide, round, torsoLean, upright, wristDrop, elbowAngle, verdict } from './common.js';
+import { atPeak, extreme, onRepSide, round, sustained, torsoLean, upright, wristDrop, elbowAngle, verdict } from './common.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -77,7 +77,8 @@ export const shoulderPress: ExerciseDef = {
       correction: 'Squeeze the glutes and brace the abs so the ribs stay down and the torso vertical.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = extreme(rep, torsoLean, 'max');
+        // The lean held for more than one frame, not one frame's shoulder or hip keypoint slipping.
+        const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         const fault = verdict(rep, 'press-back-arch', value - 15, 5, 12);
         return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
@@ -89,7 +90,8 @@ export const shoulderPress: ExerciseDef = {
       correction: 'Press both arms at the same speed and finish them together.',
       views: ['front'],
       check(rep) {
-        const v = wristImbalance(rep.frames[rep.peak]!);
+        // At the top, the median of the peak frame and its neighbours: one frame's wrist is not the press.
+        const v = atPeak(rep, wristImbalance);
         if (!Number.isFinite(v)) return undefined;
         const fault = verdict(rep, 'press-uneven', v - 0.15, 0.1, 0.2);
         return fault && { ...fault, evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };

@@ -1,0 +1,61 @@
+// A fault is what the rep held, not one frame's keypoint: the lunge's knee travel and torso lean,
+// the shoulder press's lean back (common.ts sustained), the press's uneven arms and the bridge's
+// foot placement at the top (atPeak: the peak frame and its neighbours).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildContext, type CameraAngle, type ExerciseDef, type RepView } from '../../src/analysis/exercise.js';
+import { KP, type Keypoint } from '../../src/analysis/pose.js';
+import { lunge } from '../../src/analysis/rules/lunge.js';
+import { shoulderPress } from '../../src/analysis/rules/shoulder-press.js';
+import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
+import { frontSquatter, series, sideBridge, sideSquatter } from './synthetic.js';
+
+/** One repetition at 10 fps over `seconds`, peak in the middle; `poseAt(u, i)` with u 0 -> 1 -> 0 and i the frame. */
+function repOf(poseAt: (u: number, i: number) => Keypoint[], view: CameraAngle, seconds = 2): RepView {
+  let i = 0;
+  const frames = buildContext(series(10, seconds, (t) => poseAt(Math.sin((Math.PI * t) / seconds), i++)), 10);
+  return { frames, peak: Math.floor(frames.length / 2), peakProgress: 1, valid: true, durationS: seconds, view };
+}
+const check = (def: ExerciseDef, id: string, rep: RepView) => def.rules.find((r) => r.id === id)!.check(rep);
+/** Frame `at` (or frames `at` to `at + n - 1`) replaced by `glitch`. */
+const withFrames = (base: (u: number) => Keypoint[], glitch: (u: number) => Keypoint[], at: number, n = 1) =>
+  (u: number, i: number) => (i >= at && i < at + n ? glitch(u) : base(u));
+
+test('lunge: a knee or torso that jumps for one frame is not a fault; held for three it is', () => {
+  const upright = (u: number) => sideSquatter({ knee: 180 - 80 * u, lean: 10 });
+  const leaning = (u: number) => sideSquatter({ knee: 180 - 80 * u, lean: 55 });
+  assert.equal(check(lunge, 'lunge-torso', repOf(upright, 'side')), null);
+  // Frames are smoothed over their neighbours (signals.ts smoothPoses), so a lone jump still reads past 30 deg there.
+  assert.equal(check(lunge, 'lunge-torso', repOf(withFrames(upright, leaning, 8), 'side')), null);
+  assert.ok(check(lunge, 'lunge-torso', repOf(withFrames(upright, leaning, 8, 3), 'side')));
+  // The front knee thrown far ahead of the ankle (the shin tilted 60 deg) in one frame, then in three.
+  const kneeAhead = (u: number) => sideSquatter({ knee: 180 - 80 * u, lean: 10 })
+    .map((k, j) => (j === KP.leftKnee ? { ...k, x: k.x + 70 } : k));
+  assert.equal(check(lunge, 'lunge-knee-travel', repOf(withFrames(upright, kneeAhead, 8), 'side')), null);
+  assert.ok(check(lunge, 'lunge-knee-travel', repOf(withFrames(upright, kneeAhead, 8, 3), 'side')));
+});
+
+test('shoulder press: one frame of lean is not leaning back; held it is', () => {
+  const standing = (lean: number) => () => sideSquatter({ knee: 178, lean });
+  assert.equal(check(shoulderPress, 'press-back-arch', repOf(standing(5), 'side')), null);
+  assert.equal(check(shoulderPress, 'press-back-arch', repOf(withFrames(standing(5), standing(35), 8), 'side')), null);
+  assert.ok(check(shoulderPress, 'press-back-arch', repOf(withFrames(standing(5), standing(35), 8, 3), 'side')));
+});
+
+test('shoulder press: uneven arms are read on the top, not on one frame of it', () => {
+  // Filmed from the front; one wrist 60 px (half an arm) higher on the peak frame alone, then on three.
+  const even = () => frontSquatter(0);
+  const uneven = () => frontSquatter(0).map((k, j) => (j === KP.leftWrist ? { ...k, y: k.y - 60 } : k));
+  assert.equal(check(shoulderPress, 'press-uneven', repOf(even, 'front')), null);
+  assert.equal(check(shoulderPress, 'press-uneven', repOf(withFrames(even, uneven, 10), 'front')), null);
+  assert.ok(check(shoulderPress, 'press-uneven', repOf(withFrames(even, uneven, 9, 3), 'front')));
+});
+
+test('glute bridge: the feet are judged on the top, not on one frame of it', () => {
+  // The knee keypoint thrown 200 px up on the peak frame alone (half of it after smoothing over the
+  // neighbours) reads a knee closed far under 70 deg; the neighbours read it open enough.
+  const closed = (u: number) => sideBridge(u).map((k, j) => (j === KP.leftKnee ? { ...k, y: k.y - 200 } : k));
+  assert.equal(check(gluteBridge, 'bridge-feet', repOf(sideBridge, 'side')), null);
+  assert.equal(check(gluteBridge, 'bridge-feet', repOf(withFrames(sideBridge, closed, 10), 'side')), null);
+  assert.ok(check(gluteBridge, 'bridge-feet', repOf(withFrames(sideBridge, closed, 9, 3), 'side')));
+});
