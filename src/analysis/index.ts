@@ -91,7 +91,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // than /7, with the same issues and counts; the pose stage is unchanged: its poses are those of /7.
 // Also in /8 (issue 20d, same session): a lone rep read otherwise no longer breaks the run it sits
 // in when the clip's camera angle is named (view.ts withoutLoneReadings): the angle can differ for
-// the same video (a squat read d s d s s s was side, now diagonal).
+// the same video (a squat read d s d s s s was side, now diagonal); a clip whose reps all read one
+// view is named from it; and a rep whose whole upper part went unseen is an attempt (reps.ts
+// hiddenTopFrames): the rear-diagonal barbell row counts 11 of 12 where /7 counted 10.
 // Also in /8 (issue 16f): tempo rules read from interpolated crossings (rules/common.ts
 // dwellFrames), squat knees past the toes needing 45 deg of shin, and the lunge's, shoulder
 // press's and bridge's readings held over frames: issues can differ for the same video.
