@@ -1,6 +1,7 @@
 // A fault is what the rep held, not one frame's keypoint: the lunge's knee travel and torso lean,
 // the shoulder press's lean back (common.ts sustained), the press's uneven arms and the bridge's
-// foot placement at the top (atPeak: the peak frame and its neighbours).
+// foot placement at the top (atPeak: the peak frame and its neighbours), the squat's heels against
+// where the ankles stood as the rep began.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildContext, type CameraAngle, type ExerciseDef, type RepView } from '../../src/analysis/exercise.js';
@@ -8,6 +9,7 @@ import { KP, type Keypoint } from '../../src/analysis/pose.js';
 import { lunge } from '../../src/analysis/rules/lunge.js';
 import { shoulderPress } from '../../src/analysis/rules/shoulder-press.js';
 import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
+import { squat } from '../../src/analysis/rules/squat.js';
 import { frontSquatter, series, sideBridge, sideSquatter } from './synthetic.js';
 
 /** One repetition at 10 fps over `seconds`, peak in the middle; `poseAt(u, i)` with u 0 -> 1 -> 0 and i the frame. */
@@ -58,4 +60,13 @@ test('glute bridge: the feet are judged on the top, not on one frame of it', () 
   assert.equal(check(gluteBridge, 'bridge-feet', repOf(sideBridge, 'side')), null);
   assert.equal(check(gluteBridge, 'bridge-feet', repOf(withFrames(sideBridge, closed, 10), 'side')), null);
   assert.ok(check(gluteBridge, 'bridge-feet', repOf(withFrames(sideBridge, closed, 9, 3), 'side')));
+});
+
+test('squat heels: the rise is read from where the ankles stood over the rep\'s first frames, not its first frame alone', () => {
+  const flat = (u: number) => sideSquatter({ knee: 180 - 90 * u, lean: 20 });
+  // The first frame's ankle keypoints 40 px too low (a third of a leg): every later frame read as the heels up.
+  const lowAnkles = () => flat(0).map((k, j) => ([KP.leftAnkle, KP.rightAnkle] as number[]).includes(j) ? { ...k, y: k.y + 40 } : k);
+  assert.equal(check(squat, 'squat-heels', repOf(flat, 'side')), null);
+  assert.equal(check(squat, 'squat-heels', repOf(withFrames(flat, lowAnkles, 0), 'side')), null);
+  assert.ok(check(squat, 'squat-heels', repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20, heelLift: 25 * u }), 'side')));
 });

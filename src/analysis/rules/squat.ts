@@ -312,7 +312,9 @@ export const squat: ExerciseDef = {
       // The ankle's rise is read against the image's vertical: only a steady side-on camera shows it.
       views: ['side'],
       check(rep) {
-        const start = ankleY(rep.frames[0]!);
+        // Where the ankles stood as the rep began: the median of its first three frames, not the
+        // first one alone, whose ankle keypoint slipping down would read as the heels rising.
+        const start = quantile(rep.frames.slice(0, 3).map(ankleY), 0.5);
         if (!Number.isFinite(start)) return undefined;
         // Heels come up at the bottom; a single high frame elsewhere is keypoint noise.
         const value = atPeak(rep, (f) => heelRise(f, start)), index = rep.peak;
