@@ -169,8 +169,9 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
   // The job owns a frozen copy now; the spot's own bytes are no longer needed. Deleted after the
   // answer rather than before it (issue 22: one more file operation in line with each submission;
   // the spot is claimed, so nothing reads or accepts bytes for it again, and a file a crash leaves
-  // behind is what a failed delete always left).
-  void svc.storage.discard(handle).catch(() => undefined);
+  // behind is what a failed delete always left). Started on the next turn of the event loop, once
+  // the answer is written (issue 22j: issuing it here put its cost before the answer's write).
+  setImmediate(() => void svc.storage.discard(handle).catch(() => undefined));
   return { job_id: jobId, status: 'queued' as const, created: true };
 }
 
