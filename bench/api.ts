@@ -20,7 +20,8 @@
 //     partner and spread over BENCH_SUBMIT_KEYS (8), BENCH_SUBMIT_JOBS (600) per case, against raw
 //     appends of the same rows (SpotClaimed + JobQueued and their hash rows, one transaction per
 //     job, synchronous=FULL) from as many processes as connections, and a bare HTTP server doing
-//     those appends driven by the same client.
+//     those appends driven by the same client. The service and the raw appends take turns
+//     BENCH_SUBMIT_ROUNDS (3) times per case, BENCH_SECONDS of raw appends per turn.
 //  4. The same submissions with EVENT_STORE=postgres (a throwaway local server the bench starts,
 //     test/support/postgres.ts) vs raw PostgreSQL INSERTs of the same events in the same
 //     transactions from as many clients; skipped, saying why, without PostgreSQL binaries.
@@ -173,6 +174,7 @@ try {
       keys: [1, Number(process.env.BENCH_SUBMIT_KEYS ?? 8)],
       jobs: Number(process.env.BENCH_SUBMIT_JOBS ?? 600),
       seconds: SECONDS,
+      rounds: Number(process.env.BENCH_SUBMIT_ROUNDS ?? 3),
     })
     : [];
   await stop(svc.child);
