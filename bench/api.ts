@@ -168,6 +168,7 @@ try {
   const submitCases = PARTS.has('submit')
     ? await submitOnly({
       base: svc.base,
+      pid: svc.child.pid!,
       env,
       dir,
       connections: (process.env.BENCH_SUBMIT_CONNECTIONS ?? '1,8,32').split(',').map(Number),
@@ -250,9 +251,9 @@ try {
   }
   if (submitCases.length > 0) {
     console.log(`Submit only: POST /v1/jobs of spots minted and uploaded before the clock, autocannon, jobs per second`);
-    console.log('  keys  conns   service  p99 ms  errors   bare HTTP + raw append   client ceiling   raw appends (processes)   ratio service/raw');
+    console.log('  keys  conns   service  p99 ms  errors  CPU ms/job   bare HTTP + raw append   client ceiling   raw appends (processes)   ratio service/raw');
     for (const c of submitCases) {
-      console.log(`  ${String(c.keys).padStart(4)}  ${String(c.connections).padStart(5)}  ${f(c.service).padStart(8)}  ${f(c.p99Ms).padStart(6)}  ${String(c.errors).padStart(6)}   ${f(c.bareHttp).padStart(22)}   ${f(c.client).padStart(14)}   ${f(c.raw).padStart(23)}   ${(c.service / c.raw).toFixed(2)}${c.service / c.raw < 0.5 ? '  (aim >= 0.5)' : ''}`);
+      console.log(`  ${String(c.keys).padStart(4)}  ${String(c.connections).padStart(5)}  ${f(c.service).padStart(8)}  ${f(c.p99Ms).padStart(6)}  ${String(c.errors).padStart(6)}  ${c.cpuMsPerJob.toFixed(2).padStart(10)}   ${f(c.bareHttp).padStart(22)}   ${f(c.client).padStart(14)}   ${f(c.raw).padStart(23)}   ${(c.service / c.raw).toFixed(2)}${c.service / c.raw < 0.5 ? '  (aim >= 0.5)' : ''}`);
     }
     const ahead = submitCases.filter((c) => c.client > c.service).length;
     console.log(`  the client's ceiling was above the service's rate in ${ahead} of ${submitCases.length} cases (so the client is not what limits the service's figure there)`);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { admin, freePort, repoRoot } from '../../test/support/processes.js';
 import { start, stop } from './service.js';
+import { cpuMsOf } from './cpu.js';
 
 export interface SubmitCase {
   connections: number;
@@ -21,6 +22,8 @@ export interface SubmitCase {
   raw: number;
   p99Ms: number;
   errors: number;
+  /** The service process's CPU time (all its threads, /proc) per job answered: steadier than rates on a shared machine. */
+  cpuMsPerJob: number;
 }
 
 const BODY = new Uint8Array(1024);
@@ -100,6 +103,8 @@ async function rawAppends(file: string, clients: number, seconds: number): Promi
 
 export async function submitOnly(opts: {
   base: string;
+  /** The service's process, for its CPU time. */
+  pid: number;
   env: Record<string, string>;
   dir: string;
   connections: number[];
@@ -123,11 +128,13 @@ export async function submitOnly(opts: {
         // `seconds` of raw appends), and each side's rate is its total over its own turns: on a
         // shared disk the fsync's cost drifts by several times within a minute, and one turn each
         // would put the two sides in different moments of it.
-        const service = { ok: 0, seconds: 0, p99Ms: 0, errors: 0 };
+        const service = { ok: 0, seconds: 0, p99Ms: 0, errors: 0, cpuMs: 0 };
         let rawJobs = 0;
         const slice = Math.ceil(spots.length / opts.rounds);
         for (let round = 0; round < opts.rounds; round++) {
+          const cpuBefore = cpuMsOf(opts.pid) ?? Number.NaN;
           const part = await drive(`${opts.base}/v1/jobs`, connections, spots.slice(round * slice, (round + 1) * slice));
+          service.cpuMs += (cpuMsOf(opts.pid) ?? Number.NaN) - cpuBefore;
           service.ok += part.ok;
           service.seconds += part.seconds;
           service.errors += part.errors;
@@ -137,7 +144,7 @@ export async function submitOnly(opts: {
         const bareHttp = await drive(`http://127.0.0.1:${port}/v1/jobs`, connections, spots);
         const client = await drive(`http://127.0.0.1:${port}/v1/echo`, connections, spots);
         const raw = rawJobs / (opts.seconds * opts.rounds);
-        out.push({ connections, keys, service: service.ok / service.seconds, bareHttp: bareHttp.perSecond, client: client.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors });
+        out.push({ connections, keys, service: service.ok / service.seconds, bareHttp: bareHttp.perSecond, client: client.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors, cpuMsPerJob: service.cpuMs / service.ok });
       }
     }
   } finally {
