@@ -1,7 +1,7 @@
 // A fault is what the rep held, not one frame's keypoint: the lunge's knee travel and torso lean,
 // the shoulder press's lean back (common.ts sustained), the press's uneven arms and the bridge's
 // foot placement at the top (atPeak: the peak frame and its neighbours), the squat's heels against
-// where the ankles stood as the rep began.
+// where the ankles stood as the rep began, the pull-up's swing between the leans it held.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildContext, type CameraAngle, type ExerciseDef, type RepView } from '../../src/analysis/exercise.js';
@@ -10,6 +10,7 @@ import { lunge } from '../../src/analysis/rules/lunge.js';
 import { shoulderPress } from '../../src/analysis/rules/shoulder-press.js';
 import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
 import { squat } from '../../src/analysis/rules/squat.js';
+import { pullUp } from '../../src/analysis/rules/pull-up.js';
 import { frontSquatter, series, sideBridge, sideSquatter } from './synthetic.js';
 
 /** One repetition at 10 fps over `seconds`, peak in the middle; `poseAt(u, i)` with u 0 -> 1 -> 0 and i the frame. */
@@ -69,4 +70,13 @@ test('squat heels: the rise is read from where the ankles stood over the rep\'s 
   assert.equal(check(squat, 'squat-heels', repOf(flat, 'side')), null);
   assert.equal(check(squat, 'squat-heels', repOf(withFrames(flat, lowAnkles, 0), 'side')), null);
   assert.ok(check(squat, 'squat-heels', repOf((u) => sideSquatter({ knee: 180 - 90 * u, lean: 20, heelLift: 25 * u }), 'side')));
+});
+
+test('pull-up: one frame of lean is not a swing; a lean held for three frames is', () => {
+  // The torso-lean reading of a hanging body: a standing figure serves (the rule reads only the lean).
+  const still = () => sideSquatter({ knee: 178, lean: 3 });
+  const swung = () => sideSquatter({ knee: 178, lean: 45 });
+  assert.equal(check(pullUp, 'pull-up-kip', repOf(still, 'side')), null);
+  assert.equal(check(pullUp, 'pull-up-kip', repOf(withFrames(still, swung, 8), 'side')), null);
+  assert.ok(check(pullUp, 'pull-up-kip', repOf(withFrames(still, swung, 8, 3), 'side')));
 });

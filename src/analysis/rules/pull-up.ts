@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { pairPoint, VISIBLE } from '../signals.js';
-import { atEnds, elbowAngle, extreme, round, torsoLean, verdict } from './common.js';
+import { atEnds, elbowAngle, extreme, round, sustained, torsoLean, verdict } from './common.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -81,7 +81,9 @@ export const pullUp: ExerciseDef = {
       correction: 'Brace the core and keep the legs still under the bar; pull with the back, not momentum.',
       views: ['side', 'diagonal'],
       check(rep) {
-        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        // The lean held for more than one frame at each end of the swing: one frame's hip or
+        // shoulder keypoint jumping is not the body swinging (common.ts sustained).
+        const max = sustained(rep, torsoLean, 'max'), min = sustained(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
         const past = verdict(rep, 'pull-up-kip', swing - 20, 10, 20);
