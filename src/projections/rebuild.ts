@@ -17,6 +17,7 @@ import { openReadModels } from './runner.js';
 import { fsyncFile, fsyncFileLater, isLive, removeDb, removeLeftovers, retire, swapIn, takeRebuildLock } from './generations.js';
 import { openLedgerSource, replayInto, type LedgerSource, type Progress } from './replay.js';
 import { bulkReplay } from './bulk-replay.js';
+import { sqlBulkReplay } from './bulk-sql.js';
 import { derive as deriveQueue } from '../queue/projection.js';
 
 export { RebuildBusyError } from './generations.js';
@@ -28,7 +29,13 @@ export interface RebuildOptions {
   busyTimeoutMs?: number;
   onProgress?: (p: Progress) => void;
   clock?: () => Date;
-  /** Read the ledger on a second thread (2) or not (1); default: threadsToUse(). */
+  /**
+   * How the bulk of the ledger is replayed: 'sql' (default) set-based inside SQLite (bulk-sql.ts);
+   * 'fold' read into JS and folded in memory (bulk-replay.ts), which 'sql' also falls back to for a
+   * ledger with event types it does not model.
+   */
+  bulk?: 'sql' | 'fold';
+  /** For 'fold': read the ledger on a second thread (2) or not (1); default: threadsToUse(). */
   threads?: 1 | 2;
 }
 
@@ -39,6 +46,8 @@ export interface RebuildReport {
   elapsedMs: number;
   /** How long appenders were held back by the swap fence. */
   fenceMs: number;
+  /** With the SQLite ledger: how the bulk of it was replayed (RebuildOptions.bulk; 'fold' after a fallback). */
+  bulk?: 'sql' | 'fold';
 }
 
 /** When fewer events than this remain, the next catch-up runs under the ledger lock. */
@@ -120,27 +129,37 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
       total = Math.max(total, upTo);
       opts.onProgress?.({ done, total, elapsedMs: Date.now() - started });
     };
-    // Catch up without the lock until the remainder is small (bulk-replay.ts, on one or two threads); keys,
-    // uploads and jobs are folded in memory and written once per row (bulk.ts says why). Each round
-    // is written out as it commits rather than all at the end: on ext4 (data=ordered) one big flush
-    // of a fresh file stalls every other fsync on the disk, the API's ledger appends included. The
-    // thread pool syncs, one round at a time, while this thread goes on writing.
+    // The bulk of the ledger, up to its head now: set-based inside SQLite (bulk-sql.ts), or folded in JS
+    // (bulk-replay.ts, on one or two threads; also the fallback): see RebuildOptions.bulk.
+    // The file is written out as it goes rather than all at the end: on ext4 (data=ordered) one big
+    // flush of a fresh file stalls every other fsync on the disk, the API's ledger appends included.
+    // The thread pool syncs while this thread goes on.
     let flushed: Promise<void> = Promise.resolve();
-    await bulkReplay(target, {
-      ledgerPath: opts.ledgerPath,
-      busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
-      fenceWhenBehind: FENCE_WHEN_BEHIND,
-      round: ROUND,
-      onRound: () => {
-        flushed = flushed.then(() => fsyncFileLater(file));
-        flushed.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-      },
-      onPage: (n, head) => onBatch(n, head),
-      threads: opts.threads ?? threadsToUse(),
-    });
+    const syncLater = () => {
+      flushed = flushed.then(() => fsyncFileLater(file));
+      flushed.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+    };
+    const head = total;
+    const bulk = (opts.bulk ?? 'sql') === 'sql' && sqlBulkReplay(target, opts.ledgerPath, head) ? 'sql' : 'fold';
+    if (bulk === 'sql') {
+      onBatch(head, head);
+      syncLater();
+    } else {
+      // Catch up without the lock until the remainder is small; keys, uploads and jobs are folded in
+      // memory and written once per row (bulk.ts says why), one round at a time.
+      await bulkReplay(target, {
+        ledgerPath: opts.ledgerPath,
+        busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
+        fenceWhenBehind: FENCE_WHEN_BEHIND,
+        round: ROUND,
+        onRound: syncLater,
+        onPage: (n, head) => onBatch(n, head),
+        threads: opts.threads ?? threadsToUse(),
+      });
+    }
     await flushed;
     restore();
-    // The fold writes job rows, not the queue's tables: those come from the rows (with indexes back).
+    // The bulk phase writes job rows, not the queue's tables: those come from the rows (with indexes back).
     deriveQueue(target);
     let position = replayInto(source, target, { onBatch });
     target.pragma('wal_checkpoint(TRUNCATE)');
@@ -161,7 +180,7 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
     }
     const fenceMs = Date.now() - fenceStarted;
     retire(opts.readModelsPath, previous);
-    return { file, position, events: done, elapsedMs: Date.now() - started, fenceMs };
+    return { file, position, events: done, elapsedMs: Date.now() - started, fenceMs, bulk };
   } catch (err) {
     target?.close();
     target = undefined;

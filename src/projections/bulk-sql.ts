@@ -1,0 +1,257 @@
+// The bulk phase of `projections rebuild`, set-based inside SQLite: the ledger is ATTACHed to the
+// fresh file and the keys, uploads and jobs tables are filled by a few INSERT ... SELECT
+// statements, so the events never cross into JavaScript one by one (issue 22: a rebuild at least
+// 0.5x a raw scan). Reading an event into JS, parsing it there and writing rows back one statement
+// at a time was most of a rebuild's CPU (README, bench:rebuild).
+//
+// How the modules' event-by-event SQL is reproduced with sets. Each event of a job (or an upload)
+// sets some of its row's columns, whatever the row held (jobs.ts), so a column's final value is the
+// one set by the LAST event of the types that set it: one pass copies the fields the tables need
+// out of each event into a scratch table (`ev`, one JSON parse per event), one GROUP BY per table
+// takes per entity the position of the last event of each such group of types, and the rows are
+// read off those positions. The exceptions are spelled out where they are handled:
+//  - a row exists from its first JobQueued (SpotMinted, KeyIssued) on; events before it change
+//    nothing (the UPDATE finds no row), and a second one is ignored (INSERT OR IGNORE);
+//  - uploads.ts's updates depend on the state (an upload after an expiry changes nothing);
+//  - keys are few, and KeyIssued depends on which key hashes are taken: decided in JS;
+//  - the webhooks tables (few events; a job's end reads the endpoints of its key) go through the
+//    module, event by event, for the events that can change them.
+// An entity whose events do not fit the set-based model (events before its creation, an upload
+// after its expiry) is replayed through its module instead, event by event. A ledger with an event
+// type this file does not know is not touched: the caller falls back to the in-memory fold (bulk.ts).
+//
+// `projections verify` replays through the modules and compares every column of every table;
+// test/projections/bulk.int.test.ts replays ledgers with the odd cases both ways.
+import type Database from 'better-sqlite3';
+import { CURRENT_SCHEMA_VERSION, type LedgerEventType } from '../events/ledger.js';
+import { upcast } from '../events/upcasters.js';
+import { recorded, type EventRow } from './replay.js';
+import { applyModules } from './runner.js';
+
+/**
+ * Per event type: its code in the scratch table, and the fields copied out of its data into `v` (a
+ * JSONB array, `at` first; jsonb_extract with two or more paths makes an array, so a type with one
+ * field names its entity too). Types with no fields are kept for their position and key only.
+ */
+const EVENTS: Record<LedgerEventType, [code: number, fields: string[]]> = {
+  KeyIssued: [1, ['at', 'partnerId', 'partnerName', 'keyHash', 'limit']],
+  KeySuspended: [2, []],
+  KeyReinstated: [3, []],
+  KeyRevoked: [4, []],
+  LimitSet: [5, ['at', 'limit']],
+  SpotMinted: [10, ['at', 'expiresAt']],
+  SpotUploaded: [11, ['at', 'size']],
+  SpotClaimed: [12, ['at', 'size', 'jobId', 'exerciseId']],
+  SpotExpired: [13, ['at', 'handle']],
+  JobQueued: [20, ['at', 'handle', 'exerciseId']],
+  JobStarted: [21, ['at', 'attempt', 'worker', 'leaseUntil']],
+  JobLeaseExtended: [22, ['at', 'leaseUntil']],
+  JobLeaseReleased: [23, ['at', 'jobId']],
+  JobCompleted: [24, ['at', 'engineVersion']],
+  JobFailed: [25, ['at', 'errorCode', 'message', 'retryable']],
+  JobCancelled: [26, ['at', 'by']],
+  VideoPurged: [27, ['at', 'jobId']],
+  // The webhooks module applies these itself (30: an endpoint registered, 31: the others).
+  WebhookEndpointRegistered: [30, []],
+  WebhookSecretRotated: [31, []],
+  WebhookEndpointRemoved: [31, []],
+  WebhookDeliveryAttempted: [31, []],
+  WebhookDeliverySucceeded: [31, []],
+  WebhookDeliveryFailed: [31, []],
+  WebhookRedeliveryRequested: [31, []],
+  // No read model projects these (0: not copied).
+  IdempotentRequestStarted: [0, []],
+  IdempotentResponseRecorded: [0, []],
+  IdempotentRequestReleased: [0, []],
+};
+const UNKNOWN = 99;
+
+const values = Object.values(EVENTS)
+  .filter(([, fields]) => fields.length > 0)
+  .map(([code, fields]) => `WHEN ${code} THEN jsonb_extract(d, ${fields.map((f) => `'$.${f}'`).join(', ')})`)
+  .join(' ');
+
+// One JSON parse per event (the id's ->> and jsonb_extract share SQLite's parse cache). Old schema
+// versions are lifted by the upcasters, in JS (upcast_data, registered below), as every read does.
+const FILL = `
+INSERT INTO temp.ev (p, t, k, id, v)
+SELECT position, t, substr(stream, 8),
+  CASE WHEN t BETWEEN 10 AND 13 THEN d->>'handle' WHEN t BETWEEN 20 AND 27 THEN d->>'jobId' END,
+  CASE t ${values} END
+FROM (SELECT position, stream, coalesce(codes.t, ${UNKNOWN}) AS t,
+        CASE WHEN schema_version < ${CURRENT_SCHEMA_VERSION} THEN upcast_data(events.type, schema_version, data) ELSE data END AS d
+      FROM ledger.events LEFT JOIN temp.codes ON codes.type = events.type WHERE position <= ?)
+WHERE t > 0`;
+
+// Jobs (jobs.ts). Per job: its first JobQueued (q), its first event of any kind (f: before q means
+// irregular), and the last event of each group of types that sets a group of columns.
+const JOB_AGG = `
+CREATE TEMP TABLE jagg AS
+SELECT id, min(p) FILTER (WHERE t = 20) AS q, min(p) AS f,
+  max(p) FILTER (WHERE t IN (21, 24, 25, 26)) AS ps,
+  max(p) FILTER (WHERE t = 21) AS pst,
+  max(p) FILTER (WHERE t IN (21, 23)) AS pw,
+  max(p) FILTER (WHERE t BETWEEN 21 AND 26) AS pl,
+  max(p) FILTER (WHERE t = 24) AS pc,
+  max(p) FILTER (WHERE t = 25) AS pf,
+  max(p) FILTER (WHERE t = 26) AS px,
+  max(p) FILTER (WHERE t = 27) AS pp
+FROM temp.ev WHERE t BETWEEN 20 AND 27 GROUP BY id`;
+
+/** As jobs.ts binds `d.retryable ? 1 : 0`: JavaScript's truthiness of a JSON value. */
+const truthy = (v: string, i: number) =>
+  `CASE json_type(${v}, '$[${i}]') WHEN 'true' THEN 1 WHEN 'object' THEN 1 WHEN 'array' THEN 1 WHEN 'integer' THEN (${v}->>${i}) <> 0
+    WHEN 'real' THEN (${v}->>${i}) <> 0 WHEN 'text' THEN length(${v}->>${i}) > 0 ELSE 0 END`;
+
+// status: the last start or end; lease_until: set by a start, an extension, a release (its time)
+// and cleared by an end; updated_at: the time of the last event but a second JobQueued or a purge.
+// The result stays in the ledger (result NULL, result_at its position: job-results.ts).
+const INSERT_JOBS = `
+INSERT INTO main.jobs (job_id, key_id, handle, exercise_id, status, attempt, worker, lease_until, result, engine_version, error_code, message,
+  cancelled_by, seq, created_at, updated_at, retryable, video_purged_at, started_seq, result_at)
+SELECT g.id, q.k, q.v->>1, q.v->>2,
+  CASE s.t WHEN 21 THEN 'processing' WHEN 24 THEN 'completed' WHEN 25 THEN 'failed' WHEN 26 THEN 'cancelled' ELSE 'queued' END,
+  CASE WHEN g.pst IS NULL THEN 0 ELSE st.v->>1 END,
+  CASE w.t WHEN 21 THEN w.v->>2 END,
+  CASE l.t WHEN 21 THEN l.v->>3 WHEN 22 THEN l.v->>1 WHEN 23 THEN l.v->>0 END,
+  NULL, c.v->>1, f.v->>1, f.v->>2, x.v->>1, g.q, q.v->>0, coalesce(l.v->>0, q.v->>0),
+  CASE WHEN g.pf IS NOT NULL THEN ${truthy('f.v', 3)} END,
+  pp.v->>0, g.pst, g.pc
+FROM temp.jagg g JOIN temp.ev q ON q.p = g.q
+  LEFT JOIN temp.ev s ON s.p = g.ps LEFT JOIN temp.ev st ON st.p = g.pst LEFT JOIN temp.ev w ON w.p = g.pw
+  LEFT JOIN temp.ev l ON l.p = g.pl LEFT JOIN temp.ev c ON c.p = g.pc LEFT JOIN temp.ev f ON f.p = g.pf
+  LEFT JOIN temp.ev x ON x.p = g.px LEFT JOIN temp.ev pp ON pp.p = g.pp
+WHERE g.q IS NOT NULL AND g.f = g.q`;
+
+// Uploads (uploads.ts): a claim sets the row whatever its state; an expiry sets it unless claimed;
+// an upload only while minted or uploaded. So: the last claim, else expired from the first expiry
+// on (time of the last one) with the size of the last upload, else the last upload, else minted.
+const UPLOAD_AGG = `
+CREATE TEMP TABLE uagg AS
+SELECT id, min(p) FILTER (WHERE t = 10) AS m, min(p) AS f,
+  max(p) FILTER (WHERE t = 11) AS pu,
+  max(p) FILTER (WHERE t = 12) AS pc,
+  min(p) FILTER (WHERE t = 13) AS px1,
+  max(p) FILTER (WHERE t = 13) AS pxn
+FROM temp.ev WHERE t BETWEEN 10 AND 13 GROUP BY id`;
+
+// Not regular: an event before the mint, or (unclaimed) an upload after the first expiry.
+const UPLOAD_REGULAR = 'g.f = g.m AND (g.pc IS NOT NULL OR g.px1 IS NULL OR g.pu IS NULL OR g.pu < g.px1)';
+
+const INSERT_UPLOADS = `
+INSERT INTO main.uploads (handle, key_id, state, expires_at, size, job_id, exercise_id, minted_at, updated_at)
+SELECT g.id, m.k,
+  CASE WHEN g.pc IS NOT NULL THEN 'claimed' WHEN g.px1 IS NOT NULL THEN 'expired' WHEN (u.v->>1) > 0 THEN 'uploaded' ELSE 'minted' END,
+  m.v->>1,
+  CASE WHEN g.pc IS NOT NULL THEN c.v->>1 WHEN g.pu IS NOT NULL THEN u.v->>1 ELSE 0 END,
+  c.v->>2, c.v->>3, m.v->>0,
+  CASE WHEN g.pc IS NOT NULL THEN c.v->>0 WHEN g.px1 IS NOT NULL THEN xn.v->>0 WHEN g.pu IS NOT NULL THEN u.v->>0 ELSE m.v->>0 END
+FROM temp.uagg g JOIN temp.ev m ON m.p = g.m
+  LEFT JOIN temp.ev u ON u.p = g.pu LEFT JOIN temp.ev c ON c.p = g.pc LEFT JOIN temp.ev xn ON xn.p = g.pxn
+WHERE g.m IS NOT NULL AND ${UPLOAD_REGULAR}`;
+
+// Keys (identity.ts): counters and the last change per key, over the events after its KeyIssued
+// (`after`: 0 for all of them, then again per key for one whose events began before it).
+const KEY_AGG = `
+SELECT k, min(p) AS f,
+  count(*) FILTER (WHERE t = 20) AS queued, count(*) FILTER (WHERE t IN (24, 25)) AS used, count(*) FILTER (WHERE t = 26) AS cancelled,
+  max(p) FILTER (WHERE t = 4) AS revoked, max(p) FILTER (WHERE t IN (2, 3)) AS status, max(p) FILTER (WHERE t = 5) AS limit_set, max(p) AS last
+FROM temp.ev WHERE t IN (2, 3, 4, 5, 20, 24, 25, 26) AND p > @after AND (@key IS NULL OR k = @key) GROUP BY k`;
+
+interface KeyAgg {
+  k: string;
+  f: number;
+  queued: number;
+  used: number;
+  cancelled: number;
+  revoked: number | null;
+  status: number | null;
+  limit_set: number | null;
+  last: number | null;
+}
+
+/**
+ * Replays the ledger at `ledgerPath` up to `upTo` into `target` (empty, its secondary indexes
+ * dropped, results left in the ledger) and sets its checkpoint there. Returns false, having
+ * changed nothing, when the ledger holds an event type this file does not model.
+ */
+export function sqlBulkReplay(target: Database.Database, ledgerPath: string, upTo: number): boolean {
+  target.function('upcast_data', { deterministic: true }, (type: unknown, version: unknown, data: unknown) => {
+    const lifted = upcast({ type: String(type), schemaVersion: Number(version), data: JSON.parse(String(data)) });
+    if (lifted.type !== type) throw new Error(`an upcaster changed the type of a ${String(type)} event`);
+    return JSON.stringify(lifted.data);
+  });
+  target.pragma('temp_store = MEMORY');
+  target.exec(`ATTACH DATABASE '${ledgerPath.replaceAll("'", "''")}' AS ledger`);
+  try {
+    target.exec(`CREATE TEMP TABLE codes (type TEXT PRIMARY KEY, t INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE ev (p INTEGER PRIMARY KEY, t INTEGER NOT NULL, k TEXT NOT NULL, id TEXT, v BLOB)`);
+    const code = target.prepare('INSERT INTO temp.codes (type, t) VALUES (?, ?)');
+    for (const [type, [t]] of Object.entries(EVENTS)) code.run(type, t);
+    target.exec('BEGIN');
+    target.prepare(FILL).run(upTo);
+    if (target.prepare(`SELECT 1 FROM temp.ev WHERE t = ${UNKNOWN} LIMIT 1`).get()) {
+      target.exec('ROLLBACK');
+      return false;
+    }
+    target.exec(JOB_AGG);
+    target.exec(INSERT_JOBS);
+    target.exec(UPLOAD_AGG);
+    target.exec(INSERT_UPLOADS);
+    insertKeys(target);
+    // Entities whose events do not fit the model above: their events one by one through the module.
+    const pluck = (sql: string) => target.prepare(sql).pluck().all() as number[];
+    replayThrough(target, 'jobs', pluck('SELECT ev.p FROM temp.jagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 20 AND 27 WHERE g.f < g.q ORDER BY ev.p'));
+    replayThrough(target, 'uploads', pluck(`SELECT ev.p FROM temp.uagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 10 AND 13 WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) ORDER BY ev.p`));
+    // The webhooks tables: their own events, and the job ends of keys that registered an endpoint.
+    replayThrough(target, 'webhooks', pluck('SELECT p FROM temp.ev WHERE t >= 30 OR (t IN (24, 25, 26) AND k IN (SELECT k FROM temp.ev WHERE t = 30)) ORDER BY p'));
+    target.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(upTo);
+    target.exec('COMMIT');
+    return true;
+  } finally {
+    if (target.inTransaction) target.exec('ROLLBACK');
+    target.exec('DROP TABLE IF EXISTS temp.ev; DROP TABLE IF EXISTS temp.codes; DROP TABLE IF EXISTS temp.jagg; DROP TABLE IF EXISTS temp.uagg');
+    target.exec('DETACH DATABASE ledger');
+  }
+}
+
+/** Applies the events at these ledger positions, in order, with one table's module. */
+function replayThrough(target: Database.Database, table: string, positions: number[]): void {
+  if (positions.length === 0) return;
+  const read = target
+    .prepare<[number], EventRow>('SELECT position, stream, revision, type, schema_version, data, recorded_at FROM ledger.events WHERE position = ?')
+    .raw(true);
+  for (const p of positions) applyModules(target, recorded(read.get(p)!), [table]);
+}
+
+/** The keys table: KeyIssued decided here (few), the counters from KEY_AGG. */
+function insertKeys(target: Database.Database): void {
+  const issued = target
+    .prepare<[], { p: number; k: string; at: string; partner_id: string; partner_name: string; key_hash: string; limit_n: number | null }>(
+      `SELECT p, k, v->>0 AS at, v->>1 AS partner_id, v->>2 AS partner_name, v->>3 AS key_hash, v->>4 AS limit_n FROM temp.ev WHERE t = 1 ORDER BY p`,
+    )
+    .all();
+  const agg = target.prepare<{ after: number; key: string | null }, KeyAgg>(KEY_AGG);
+  const byKey = new Map(agg.all({ after: 0, key: null }).map((r) => [r.k, r]));
+  const typeAt = target.prepare<[number], number>('SELECT t FROM temp.ev WHERE p = ?').pluck();
+  const limitAt = target.prepare<[number], number | null>('SELECT v->>1 FROM temp.ev WHERE p = ?').pluck();
+  // identity.ts stamps its updates with the event's recorded_at, not its data's `at`.
+  const recordedAt = target.prepare<[number], string>('SELECT recorded_at FROM ledger.events WHERE position = ?').pluck();
+  const insert = target.prepare(
+    'INSERT INTO main.keys (key_id, partner_id, partner_name, key_hash, status, limit_n, used, held, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const ids = new Set<string>();
+  const hashes = new Set<unknown>();
+  for (const key of issued) {
+    // INSERT OR IGNORE: neither the key id nor the (UNIQUE) key hash may be taken already.
+    if (ids.has(key.k) || hashes.has(key.key_hash)) continue;
+    ids.add(key.k);
+    hashes.add(key.key_hash);
+    let g = byKey.get(key.k);
+    if (g && g.f < key.p) g = agg.get({ after: key.p, key: key.k });
+    // A revocation is final; otherwise the last suspension or reinstatement decides.
+    const status = g?.revoked ? 'revoked' : g?.status && typeAt.get(g.status) === 2 ? 'suspended' : 'active';
+    const limit = g?.limit_set ? limitAt.get(g.limit_set) : key.limit_n;
+    insert.run(key.k, key.partner_id, key.partner_name, key.key_hash, status, limit, g?.used ?? 0, g ? g.queued - g.used - g.cancelled : 0, key.at, g?.last ? recordedAt.get(g.last) : key.at);
+  }
+}
