@@ -136,8 +136,12 @@ export function farElbowVisibility(f: FrameCtx): number {
  * diagonal when the torso hides the far elbow (see rearView). Otherwise side comes first (the
  * far elbow hidden), then yaw tells diagonal from front.
  */
-export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span = NaN, hips = NaN): ViewAngle | 'unknown' {
+export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSpan = NaN, readHips = NaN): ViewAngle | 'unknown' {
   if (!Number.isFinite(yaw)) return 'unknown';
+  // A shoulder line wider than any body shows square-on measures the reference lengths misread
+  // (a close-up with the head out of the picture), not the view: the spans are then unknown.
+  const misread = Math.abs(readSpan) > MISREAD_SPAN;
+  const span = misread ? NaN : readSpan, hips = misread ? NaN : readHips;
   // Square-on or at a diagonal, the shoulders of someone facing away show in reverse order. Without
   // that reading the face alone decides (away, or unseen), as it did before.
   const away = Number.isFinite(span) ? span < -BACK_SPAN && !(facingScore > 0.3) : facingScore < -0.3;
@@ -157,6 +161,14 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, span =
   }
   return facingScore < -0.3 && !(span > BACK_SPAN) ? 'back' : 'front';
 }
+
+/**
+ * Signed span (see signedSpan) past which the shoulder line is wider than a body shows square-on:
+ * the shared front and back views read 0.81-1.11 over a clip, the synthetic test figure (shoulders
+ * wide for its arms) 1.4. The close-up curl with the head out of the picture read -1.75 at 1.33x
+ * the speed and was named back (-1.3 at 0.75x, still back: that reading is not told apart).
+ */
+const MISREAD_SPAN = 1.5;
 
 /**
  * A person facing away whose far elbow is hidden. Side-on the shoulders overlap; from behind they

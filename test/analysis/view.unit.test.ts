@@ -224,3 +224,11 @@ test('every rep read from one place names the clip, whatever the medians pooled 
   assert.equal(clipView(D, [S]), 'diagonal');
   assert.equal(clipView('back', [D, D, D]), 'back');
 });
+
+test('a shoulder line wider than any body square-on is a misread, not a back view', () => {
+  // The close-up curl (head out of the picture) at 1.33x: spans -1.75, hips -0.72, far elbow hidden.
+  assert.equal(classifyYaw(15, 0, 0.02, -1.75, -0.72), 'side');
+  // A real back view, and a rear diagonal, as before.
+  assert.equal(classifyYaw(15, 0, 0.6, -0.9, -0.5), 'back');
+  assert.equal(classifyYaw(80, -1, 0.05, -0.58, -0.28), 'diagonal');
+});
