@@ -34,6 +34,11 @@ const SETTLE_TICK_MS = 10;
 /** ... and how many ticks with no new frame before a chunk is taken to give none. */
 const SETTLE_IDLE_TICKS = 300;
 /**
+ * While FFmpeg holds MAX_QUEUED packets, the loop sleeps until it takes one or hands a frame back
+ * (its dequeue and output events wake it); this is only the longest sleep, in case an event is missed.
+ */
+const QUEUE_WAIT_MS = 5;
+/**
  * Packets handed to FFmpeg ahead of the frame being written: enough to keep its frame threads busy
  * (one per core, plus one), few enough that the frames they decode into while the consumer holds
  * the pipe stay a few MB (16 held 20-30 MB more at 720p). Which frames come out does not depend on it.
@@ -215,14 +220,15 @@ async function serve() {
   }
 }
 
-const tick = () => new Promise((r) => setImmediate(r));
-
-/** Waits until stdout takes more (backpressure: the consumer's pace drives the decoding). */
-const drained = (ok) => (ok ? undefined : new Promise((r) => process.stdout.once('drain', r)));
+/**
+ * Resolves once `bytes` have all been handed to the pipe (backpressure: the consumer's pace drives
+ * the decoding), so the caller may then fill the same buffer with the next frame.
+ */
+const written = (bytes) => new Promise((r) => process.stdout.write(bytes, r));
 
 /** `decode`: frames back to back, the end of the video is the end of the pipe. */
 const rawFrames = {
-  frame: (bytes) => drained(process.stdout.write(bytes)),
+  frame: written,
   end: () => new Promise((r) => process.stdout.end(r)),
 };
 
@@ -232,7 +238,7 @@ const framedFrames = {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(bytes.length);
     process.stdout.write(head);
-    return drained(process.stdout.write(bytes));
+    return written(bytes);
   },
   // Resolves once the record is handed to the pipe: `stream` exits right after it.
   end: () => new Promise((r) => process.stdout.write(Buffer.alloc(4), r)),
@@ -275,7 +281,18 @@ async function decode(path, fps, outW, outH, maxMs, out = rawFrames) {
   const frames = [];
   let sent = 0; // chunks handed to the decoder
   let received = 0; // frames its output callback delivered
-  const decoder = new codecs.VideoDecoder({ output: (f) => { received++; frames.push(f); }, error: (e) => { decodeError = e; } });
+  // The decoder's events (a frame out, a packet taken, an error) end a wait (`event`) at once. The
+  // loop used to poll with setImmediate while FFmpeg was busy: thousands of turns per video under
+  // load, CPU taken from FFmpeg's threads and the engine on the same cores.
+  let wake;
+  const woken = () => { const w = wake; wake = undefined; w?.(true); };
+  /** True when an event came, false when `ms` passed without one. */
+  const event = (ms) => new Promise((r) => {
+    const timer = setTimeout(() => { wake = undefined; r(false); }, ms);
+    wake = (v) => { clearTimeout(timer); r(v); };
+  });
+  const decoder = new codecs.VideoDecoder({ output: (f) => { received++; frames.push(f); woken(); }, error: (e) => { decodeError = e; woken(); } });
+  decoder.ondequeue = woken;
   try {
     decoder.configure({ ...src.config, hardwareAcceleration: 'prefer-software' });
   } catch (e) {
@@ -286,12 +303,20 @@ async function decode(path, fps, outW, outH, maxMs, out = rawFrames) {
   // to it (so variable frame rate input comes out evenly spaced, like FFmpeg's fps filter).
   let start;
   let next = 0;
-  let prev; // { frame, t, rgb? }
-  let written = 0;
-  const rgbOf = async (p) => (p.rgb ??= await convertFrame(p.frame, src.rotation, outW, outH));
+  let prev; // { frame, t }
+  let emitted = 0;
+  // One output buffer for the whole video: a frame is converted into it when first emitted, and
+  // again only for a tick that shows the same frame (it is still there: ticks move forward in time,
+  // so once a later frame is shown an earlier one never is). Each write is complete before the
+  // next conversion. A new buffer per frame was 1.5 MB of garbage per frame at 960x540.
+  const rgb = new Uint8ClampedArray(outW * outH * 3);
+  const bytes = Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength);
+  let shown; // the decoded frame whose pixels `rgb` holds
   const emit = async (p) => {
-    await out.frame(await rgbOf(p));
-    written++;
+    if (shown !== p) await convertFrame(p.frame, src.rotation, outW, outH, rgb);
+    shown = p;
+    await out.frame(bytes);
+    emitted++;
   };
   const take = async (frame) => {
     const { codedWidth: w, codedHeight: h } = frame;
@@ -320,7 +345,7 @@ async function decode(path, fps, outW, outH, maxMs, out = rawFrames) {
     if (decodeError) break;
     decoder.decode(fix(item.videoChunk));
     collect(++sent);
-    while (decoder.decodeQueueSize > MAX_QUEUED) { await tick(); await drain(); }
+    while (decoder.decodeQueueSize > MAX_QUEUED) { await event(QUEUE_WAIT_MS); await drain(); }
     await drain();
   }
   if (src.error()) throw new BadInput(`demuxing failed: ${src.error().message ?? src.error()}`);
@@ -330,11 +355,13 @@ async function decode(path, fps, outW, outH, maxMs, out = rawFrames) {
   // from FFmpeg's threads to this one): on a busy machine the last frame or two were lost, and the
   // same file gave a different last rep. Every chunk of a sound stream gives one frame, so wait
   // for all of them; a chunk that gives none (a damaged stream) is waited for only while frames
-  // keep arriving, so a slow machine waits longer but never cuts the tail short.
+  // keep arriving, so a slow machine waits longer but never cuts the tail short. A frame's arrival
+  // ends the wait at once (it used to be noticed at the next 10 ms tick, a core idle meanwhile).
   for (let idle = 0; received < sent && idle < SETTLE_IDLE_TICKS && !decodeError;) {
     const before = received;
-    await new Promise((r) => setTimeout(r, SETTLE_TICK_MS));
-    idle = received === before ? idle + 1 : 0;
+    const came = await event(SETTLE_TICK_MS);
+    if (received !== before) idle = 0;
+    else if (!came) idle++;
   }
   await drain();
   if (decodeError) throw new BadInput(`decoding failed: ${decodeError.message ?? decodeError}`);
@@ -343,7 +370,7 @@ async function decode(path, fps, outW, outH, maxMs, out = rawFrames) {
   prev?.frame.close();
   decoder.close();
   src.demuxer.close();
-  if (written === 0) throw new BadInput('the video has no decodable frames');
+  if (emitted === 0) throw new BadInput('the video has no decodable frames');
   await out.end();
 }
 

@@ -134,11 +134,13 @@ function fromRGBA(src, P, swap, col, row, ow, oh, out) {
   }
 }
 
-/** The frame as packed RGB24 of `ow` x `oh`, turned `rotation` degrees clockwise. */
-export async function convertFrame(frame, rotation, ow, oh) {
+/**
+ * The frame as packed RGB24 of `ow` x `oh`, turned `rotation` degrees clockwise, written into `out`
+ * (ow * oh * 3 bytes; a new buffer if none is given).
+ */
+export async function convertFrame(frame, rotation, ow, oh, out = new Uint8ClampedArray(ow * oh * 3)) {
   const sw = frame.visibleRect?.width || frame.codedWidth;
   const sh = frame.visibleRect?.height || frame.codedHeight;
-  const out = new Uint8ClampedArray(ow * oh * 3);
   const { swap, col, row } = cachedPlan(sw, sh, rotation, ow, oh);
   if (frame.format === 'I420' || frame.format === 'I420A') {
     const src = buffer(frame.allocationSize());
