@@ -15,7 +15,7 @@
 // processes and of their decoders, and the jobs per second that makes on a core of its own.
 import type { TestContext } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VideoProcessingError, type AnalysisEngine } from '../src/analysis/engine.js';
@@ -26,6 +26,7 @@ import { startRunner } from '../src/runner/runner.js';
 import { startHarness, silentLog } from '../test/support/harness.js';
 import { makeVideo } from '../test/support/videos.js';
 import { distinctFile, shortClip } from './support/clip.js';
+import { descendantsCpuMs } from './support/cpu.js';
 
 const N = Number(process.argv[2] ?? 40);
 const KINDS = (process.env.BENCH_JOBS_KINDS ?? 'hostile,clip').split(',');
@@ -36,36 +37,6 @@ const failAtOnce: AnalysisEngine = {
     throw new VideoProcessingError('baseline: not read');
   },
 };
-
-/**
- * CPU ms used so far by this process's descendants: the engine processes and their decoders. Each
- * living descendant counts its own time and that of the children it has reaped, so a decoder
- * still running (the one kept for its partner's next video, the spare) counts as much as one that
- * has ended. Sums compare whole trees: a process that ended between two reads moved into its
- * parent's reaped time.
- */
-function descendantsCpu(): number {
-  const procs = new Map<number, { ppid: number; ms: number }>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // tsx's esbuild service (one per process that loads TypeScript) is not engine work.
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'esbuild') continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // ppid, then utime stime cutime cstime (fields 14-17)
-      procs.set(Number(pid), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10 });
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const mine = (pid: number): boolean => {
-    for (let p = procs.get(pid)?.ppid; p !== undefined && p > 1; p = procs.get(p)?.ppid) if (p === process.pid) return true;
-    return false;
-  };
-  let ms = 0;
-  for (const [pid, p] of procs) if (mine(pid)) ms += p.ms;
-  return ms;
-}
 
 interface Drained { rate: number; seconds: number; cpuMsPerJob: number; ends: Record<string, number>[] }
 
@@ -86,12 +57,12 @@ async function drain(label: string, engines: AnalysisEngine[], files: () => Prom
       if (res.status !== 201) throw new Error(`submission ${i}: ${res.status} ${res.text}`);
     }
     const left = () => (h.svc.readDb().prepare("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'processing')").get() as { n: number }).n;
-    const cpu0 = descendantsCpu();
+    const cpu0 = descendantsCpuMs();
     const started = performance.now();
     const runners = engines.map((engine) => startRunner(h.svc, engine, { concurrency: 1, leaseSeconds: 30, maxAttempts: 3, providerRetries: 0, log }));
     while (left() > 0) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - started) / 1000;
-    const cpu = descendantsCpu() - cpu0;
+    const cpu = descendantsCpuMs() - cpu0;
     await Promise.all(runners.map((r) => r.stop()));
     const outcomes = h.svc.readDb().prepare('SELECT status, error_code, COUNT(*) AS n FROM jobs GROUP BY 1, 2').all() as { status: string; error_code: string | null; n: number }[];
     const rate = n / seconds;

@@ -23,6 +23,7 @@ import { nextJobs } from '../src/queue/pick.js';
 import { admin } from '../test/support/processes.js';
 import { startService, stop } from './support/service.js';
 import { distinctFile, shortClip } from './support/clip.js';
+import { machineIdleMs, serviceCpuMs } from './support/cpu.js';
 
 const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -176,6 +177,9 @@ try {
   const spawned = performance.now();
   const full = await startService(base);
   const answering = performance.now();
+  // CPU over the window: the service's processes by role, this bench (the identity client), and
+  // what the machine left idle (a core idle while jobs wait is time the worker could have used).
+  const cpu0 = { ...serviceCpuMs(full.child.pid!), bench: process.cpuUsage(), idle: machineIdleMs() };
   // Jobs ended over the window, read from the read models (WAL: a reader beside the service).
   let firstEnd: number | undefined;
   const watch = setInterval(() => {
@@ -184,6 +188,10 @@ try {
   const busy = await probe(full.base, other.api_key);
   clearInterval(watch);
   const drained = ended(readModels) - before;
+  const cpu1 = serviceCpuMs(full.child.pid!);
+  const windowMs = performance.now() - answering;
+  const idleMs = machineIdleMs() - cpu0.idle;
+  const benchCpu = process.cpuUsage(cpu0.bench);
   await stop(full.child);
 
   const row = (label: string, r: { latencies: number[]; errors: number; slow: string[] }) =>
@@ -198,6 +206,11 @@ try {
   if (busy.slow.length) console.log(`  requests over 200 ms with the worker (sent at, took): ${busy.slow.slice(0, 30).join(' ')}`);
   console.log(`  npm start answered ${f((answering - spawned) / 1000)} s after it was started; its first job ended ${firstEnd === undefined ? 'after the window' : `${f(firstEnd / 1000)} s after that`}`);
   console.log(`  jobs the worker ended in those ${SECONDS} s: ${drained} (${f(drained / SECONDS)}/s; the check asks ${target})`);
+  const perJob = (ms: number) => (drained ? (ms / drained).toFixed(0) : '-');
+  const [api, engines, decoders] = (['api', 'engines', 'decoders'] as const).map((k) => cpu1[k] - cpu0[k]);
+  console.log(`  CPU in the window, ms (per job ended): npm start's own process ${api!.toFixed(0)} (${perJob(api!)}), engine processes ${engines!.toFixed(0)} (${perJob(engines!)}), ` +
+    `decoders ${decoders!.toFixed(0)} (${perJob(decoders!)}); this bench's client ${((benchCpu.user + benchCpu.system) / 1000).toFixed(0)}; ` +
+    `the machine idle ${((100 * idleMs) / (cpus().length * windowMs)).toFixed(0)}% of its ${cpus().length} cores' time`);
   console.log(`  check: p99 ${pct(busy.latencies, 99) <= bound ? 'pass' : 'FAIL'}, none over 500 ms ${over500 === 0 ? 'pass' : 'FAIL'}, jobs ${drained >= target ? 'pass' : 'FAIL'} ` +
     `(load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
 } finally {
