@@ -20,13 +20,13 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VideoProcessingError, type AnalysisEngine } from '../src/analysis/engine.js';
 import { createPoseEngine } from '../src/analysis/index.js';
-import { keepDecoderWarm } from '../src/analysis/decode.js';
+import * as decode from '../src/analysis/decode.js';
 import { createEngineHost, type EngineHost } from '../src/runner/engine-host.js';
 import { startRunner } from '../src/runner/runner.js';
 import { startHarness, silentLog } from '../test/support/harness.js';
 import { makeVideo } from '../test/support/videos.js';
 import { distinctFile, shortClip } from './support/clip.js';
-import { descendantsCpuMs } from './support/cpu.js';
+import { descendantsCpuMs, threadCpuMs, threadsPer } from './support/cpu.js';
 
 const N = Number(process.argv[2] ?? 40);
 const KINDS = (process.env.BENCH_JOBS_KINDS ?? 'hostile,clip').split(',');
@@ -113,24 +113,42 @@ try {
     writeFileSync(clipPath, clip.bytes);
     console.log(`\ntwo-second clips: ${clip.name}`);
     // Engine alone, same clip, same run: the floor a worker's job cannot go below.
-    keepDecoderWarm(true);
+    decode.keepDecoderWarm(true);
     const alone = createPoseEngine();
     await alone.ready();
     // One partner's videos, as in the worker's runs below: its decoder process is reused.
     const input = { videoPath: clipPath, exerciseId: clip.exercise, scope: 'bench' };
     await alone.analyze(input);
+    // Where the engine alone's CPU goes, by process and thread: this process's own thread (the pose
+    // model, the warps, reading the frames, counting and rules), its helper threads (V8's
+    // collector), the decoder's own thread (demuxing, handing packets over, the colour conversion)
+    // and the decoder's other threads (FFmpeg's decoding, V8's collector).
+    const decoderPid = decode.lastDecoderPid!;
+    const threads0 = { engine: threadCpuMs(process.pid), decoder: threadCpuMs(decoderPid) };
+    const stats = { frames: 0, landmarkRuns: 0, detections: 0, landmarkMs: 0, warpMs: 0, waitMs: 0 };
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const reps = Math.max(5, Math.round(N / 2));
-    for (let i = 0; i < reps; i++) await alone.analyze(input);
+    for (let i = 0; i < reps; i++) {
+      const { stats: s } = await alone.analyzeDetailed(input);
+      for (const k of ['frames', 'landmarkRuns', 'detections', 'landmarkMs', 'warpMs'] as const) stats[k] += k === 'frames' ? s.frames : s.pose[k];
+      stats.waitMs += decode.lastDecoderWaitMs;
+    }
     const aloneRate = reps / ((performance.now() - t0) / 1000);
     const c1 = process.cpuUsage(c0);
+    const sameDecoder = decode.lastDecoderPid === decoderPid;
+    const threads1 = { engine: threadCpuMs(process.pid), decoder: threadCpuMs(decoderPid) };
     // The engine's own thread is a job's critical path (its decoder runs beside it, in its own
     // process): its CPU time per clip says what one worker does on a core of its own.
     const aloneCpuMs = (c1.user + c1.system) / 1000 / reps;
-    keepDecoderWarm(false);
+    decode.keepDecoderWarm(false);
     console.log(`${'baseline: engine alone, in process, back to back'.padEnd(50)} ${aloneRate.toFixed(2).padStart(6)} clips/s (${reps} clips; ` +
       `${aloneCpuMs.toFixed(0)} ms of CPU per clip in the engine's process, i.e. ${(1000 / aloneCpuMs).toFixed(2)} clips/s on a core of its own)`);
+    const per = (x: number) => (x / reps).toFixed(1);
+    console.log(`  per clip: ${per(stats.frames)} frames analysed, ${per(stats.landmarkRuns)} landmark runs (${per(stats.landmarkMs)} ms), ${per(stats.detections)} detector runs, ` +
+      `warps ${per(stats.warpMs)} ms, waiting for the decoder's description ${per(stats.waitMs)} ms (wall)`);
+    console.log(`  CPU per clip by thread, ms: engine process: ${threadsPer(threads0.engine, threads1.engine, reps)}; ` +
+      `decoder process${sameDecoder ? '' : ' (not the same process throughout: partial)'}: ${threadsPer(threads0.decoder, threads1.decoder, reps)}`);
     // Every job its own file (the clip plus a distinct trailing box): no job can reuse another's
     // poses (runner/pose-cache.ts), so these rates are the analysis's own.
     let serial = 0;

@@ -91,3 +91,35 @@ export function machineIdleMs(): number {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
   return (Number(f[4]) + Number(f[5])) * TICK_MS;
 }
+
+/**
+ * CPU ms so far of each thread of `pid`, summed by thread name ('main' for the process's own
+ * thread; V8's helpers are 'V8Worker', libuv's pool 'WorkerThread', the decoder package's and
+ * FFmpeg's 'tokio-runtime-w'). Threads that ended are not counted.
+ */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      byName.set(name, (byName.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * TICK_MS);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return byName;
+}
+
+/** Per thread name, what `after` adds to `before`, divided by `n` (e.g. per job), largest first. */
+export function threadsPer(before: Map<string, number>, after: Map<string, number>, n: number): string {
+  return [...after].map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / n] as const)
+    .filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ');
+}
