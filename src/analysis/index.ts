@@ -92,7 +92,8 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // Also in /8 (issue 20d, same session): a lone rep read otherwise no longer breaks the run it sits
 // in when the clip's camera angle is named (view.ts withoutLoneReadings): the angle can differ for
 // the same video (a squat read d s d s s s was side, now diagonal); a clip whose reps all read one
-// view is named from it; and a rep whose whole upper part went unseen is an attempt (reps.ts
+// view is named from it, a shoulder span past any body's square-on is no view reading (view.ts
+// MISREAD_SPAN); and a rep whose whole upper part went unseen is an attempt (reps.ts
 // hiddenTopFrames): the rear-diagonal barbell row counts 11 of 12 where /7 counted 10.
 // Also in /8 (issue 16f): tempo rules read from interpolated crossings (rules/common.ts
 // dwellFrames), squat knees past the toes needing 45 deg of shin, and the lunge's, shoulder
