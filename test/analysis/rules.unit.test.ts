@@ -305,6 +305,10 @@ test('each squat and push-up rule records its margin past the limit on every rep
     assert.ok(marginOf(pass, id) <= 0, `${id} pass margin ${marginOf(pass, id)}`);
     assert.ok(rule(def, id).check(fault), `${id} faults`);
     assert.ok(marginOf(fault, id) > 0, `${id} fault margin ${marginOf(fault, id)}`);
+    // ...under its own id only: no other rule of the exercise was checked on these reps.
+    for (const other of def.rules.filter((r) => r.id !== id)) {
+      assert.ok(Number.isNaN(marginOf(pass, other.id)) && Number.isNaN(marginOf(fault, other.id)), `${id} recorded under ${other.id}`);
+    }
   }
   // A rep the rule cannot judge records nothing.
   const sideOnFlare = repOf(plankFront(65), 'side');

@@ -7,7 +7,7 @@
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { bodyFeatures, principalAxis, restLevel, sidesInPhase, typicalSpan } from '../movement.js';
 import { pairPoint, quantile } from '../signals.js';
-import { graded, pastLimit, round, verdict } from './common.js';
+import { graded, round, rule } from './common.js';
 import { halfWindow, perFrame, storePerFrame } from './body.js';
 
 /**
@@ -61,36 +61,36 @@ export const anyMovement: ExerciseDef = {
   gateDescription: 'a person in view (shoulders and hips seen)',
   formNotChecked: 'Form faults are not checked for a movement the catalog does not name: only the range of motion and the tempo against the set\'s own best repetitions are judged. Pick the exercise from the catalog, when it is there, to have its form judged.',
   rules: [
-    {
+    rule({
       id: 'any-range', category: 'range_of_motion', name: 'Shorter than the best repetitions',
       correction: 'Move through the same full range on every repetition as on your best ones.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         // The set's best repetitions: the upper quartile of its valid reps' peaks.
         const best = quantile(rep.setPeaks ?? [], 0.75);
         if (!rep.valid || !((rep.setPeaks?.length ?? 0) >= 3) || !(best > 0)) return undefined;
         const share = rep.peakProgress / best;
-        const past = verdict(rep, 'any-range', RANGE_SHARE - share, 0.15, 0.3);
+        const past = judge.verdict(RANGE_SHARE - share, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
       },
       strength: { category: 'range_of_motion', name: 'Consistent range', description: 'Moved through the same range as the set\'s best repetitions.' },
-    },
-    {
+    }),
+    rule({
       id: 'any-tempo', category: 'tempo', name: 'Tempo off the set\'s rhythm',
       correction: 'Keep every repetition at the same steady tempo as the rest of the set.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const typical = median(rep.setDurationsS ?? []);
         if (!rep.valid || !((rep.setDurationsS?.length ?? 0) >= 3) || !(typical > 0)) return undefined;
         const ratio = rep.durationS / typical;
         // The margin is past the nearer end of the 0.6-1.6 band.
-        if (pastLimit(rep, 'any-tempo', Math.max(0.6 - ratio, ratio - 1.6), 0.2) <= 0) return null;
+        if (judge.pastLimit(Math.max(0.6 - ratio, ratio - 1.6), 0.2) <= 0) return null;
         const faster = ratio < 0.6;
         return { ...graded(faster ? 0.6 - ratio : ratio - 1.6, 0.2, 0.6), evidence: rep.peak,
           description: `This repetition took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s typical for the set: ${faster ? 'rushed' : 'much slower'}.` };
       },
       strength: { category: 'tempo', name: 'Steady tempo', description: 'Kept the set\'s rhythm.' },
-    },
+    }),
   ],
 };

@@ -3,7 +3,7 @@
 // the hands come down toward the shoulders, in arm lengths, blended with the elbow bend.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { atEnds, bodyLying, bounceRule, elbowAngle, extreme, round, verdict } from './common.js';
+import { atEnds, bodyLying, bounceRule, elbowAngle, extreme, round, rule } from './common.js';
 import { wristImbalance } from './shoulder-press.js';
 
 /** Hands above the shoulders in arm lengths (lying, so "above" is up in the image): ~0.9 locked out. */
@@ -37,47 +37,47 @@ export const benchPress: ExerciseDef = {
   gate: (f) => bodyLying(f, 35),
   gateDescription: 'lying: torso within 35 deg of horizontal',
   rules: [
-    {
+    rule({
       id: 'bench-depth', category: 'range_of_motion', name: 'Bar not reaching the chest',
       correction: 'Lower the bar under control until it touches the lower chest before pressing.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, handsOverShoulders, 'min');
         if (!Number.isFinite(value)) return undefined;
         // With the bar on the chest the forearms stand vertical over elbows just below the
         // shoulders: the hands sit about 0.4-0.5 arm lengths above the shoulder joints.
-        const past = verdict(rep, 'bench-depth', value - 0.55, 0.1, 0.2);
+        const past = judge.verdict(value - 0.55, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` };
       },
       strength: { category: 'range_of_motion', name: 'Full range', description: 'Bar touched the chest.' },
-    },
-    {
+    }),
+    rule({
       id: 'bench-lockout', category: 'range_of_motion', name: 'Incomplete lock-out',
       correction: 'Press until the elbows are straight over the shoulders.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'bench-lockout', 150 - v, 10, 25);
+        const past = judge.verdict(150 - v, 10, 25);
         if (!past) return null;
         return { ...past, evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Locked out', description: 'Arms straight at the top.' },
-    },
-    {
+    }),
+    rule({
       id: 'bench-uneven', category: 'symmetry', name: 'Uneven arms',
       correction: 'Press both hands at the same speed so the bar stays level.',
       views: ['front'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, wristImbalance, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'bench-uneven', value - 0.15, 0.1, 0.2);
+        const past = judge.verdict(value - 0.15, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` };
       },
       strength: { category: 'symmetry', name: 'Level bar', description: 'Both arms pressed together.' },
-    },
+    }),
     bounceRule('bench-press'),
   ],
 };

@@ -4,7 +4,7 @@
 // front still reads), blended with the elbow bend; each arm is also counted alone for one-arm rows.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, type Side } from '../signals.js';
-import { elbowAngle, extreme, repSide, round, sideOn, verdict } from './common.js';
+import { elbowAngle, extreme, repSide, round, sideOn, rule } from './common.js';
 import { maxOf, torsoTilt } from './body.js';
 import { handReach, meanFinite } from './reach.js';
 
@@ -63,57 +63,57 @@ export const bentOverRow: ExerciseDef = {
   gate: (f) => !(torsoTilt(f) < 15),
   gateDescription: 'torso hinged at least 15 deg forward (standing, or with one knee and hand on a bench)',
   rules: [
-    {
+    rule({
       id: 'row-range', category: 'range_of_motion', name: 'Short pull',
       correction: 'Pull until the elbow passes the torso and the weight touches the lower ribs.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // Off the side the elbow angle foreshortens; the pull's own progress (hand toward the
         // shoulder with depth) judges the range there instead. Side-on is the rep's own yaw too
         // (sideOn), as for the other rules that need the sagittal plane seen flat.
         if (!sideOn(rep)) {
-          const past = verdict(rep, 'row-range', 0.6 - rep.peakProgress, 0.15, 0.3);
+          const past = judge.verdict(0.6 - rep.peakProgress, 0.15, 0.3);
           if (!past) return null;
           return { ...past, evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
         }
         const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'row-range', value - 100, 15, 30);
+        const past = judge.verdict(value - 100, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the weight all the way to the torso.' },
-    },
-    {
+    }),
+    rule({
       id: 'row-torso-rise', category: 'posture', name: 'Torso rising to pull',
       correction: 'Keep the torso still at the same angle; lighten the weight rather than standing up into each pull.',
       // Only side-on: from a diagonal or the front, a one-arm row's torso turning with the pull
       // changes the shoulders' height just as a torso rising would.
       views: ['side'],
-      check(rep) {
+      check(rep, judge) {
         // Against the rep's own start: the tilt the person set, not a fixed angle.
         const start = torsoTilt(rep.frames[0]!);
         const { value, index } = extreme(rep, torsoTilt, 'min');
         if (!Number.isFinite(start) || !Number.isFinite(value)) return undefined;
         const rise = start - value;
-        const past = verdict(rep, 'row-torso-rise', rise - 15, 8, 15);
+        const past = judge.verdict(rise - 15, 8, 15);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso held its angle through the pull.' },
-    },
-    {
+    }),
+    rule({
       id: 'row-hinge', category: 'posture', name: 'Torso too upright',
       correction: 'Hinge further: torso at about 45 deg or lower so the pull works the back, not the shoulders.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, torsoTilt, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'row-hinge', 35 - value, 5, 10);
+        const past = judge.verdict(35 - value, 5, 10);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
       },
       strength: { category: 'posture', name: 'Hinged position', description: 'Held a hinged torso through the set.' },
-    },
+    }),
   ],
 };

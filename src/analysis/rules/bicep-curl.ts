@@ -3,7 +3,7 @@
 // from the front and the side and for alternating curls.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atEnds, elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, verdict } from './common.js';
+import { atEnds, elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, rule } from './common.js';
 
 /** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
 const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
@@ -71,35 +71,35 @@ export const bicepCurl: ExerciseDef = {
   gate: (f) => upright(f, 35),
   gateDescription: 'standing or sitting upright, torso within 35 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'curl-top', category: 'range_of_motion', name: 'Incomplete curl',
       correction: 'Curl until the forearm is vertical and the weight reaches shoulder height.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
-        const past = verdict(rep, 'curl-top', 0.95 - rep.peakProgress, 0.1, 0.2);
+      check(rep, judge) {
+        const past = judge.verdict(0.95 - rep.peakProgress, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
       },
       strength: { category: 'range_of_motion', name: 'Full contraction', description: 'Curled all the way up.' },
-    },
-    {
+    }),
+    rule({
       id: 'curl-extension', category: 'range_of_motion', name: 'Arms not straightening',
       correction: 'Lower under control until the arms are straight before the next rep.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'curl-extension', 145 - v, 15, 30);
+        const past = judge.verdict(145 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Arms straightened at the bottom.' },
-    },
-    {
+    }),
+    rule({
       id: 'curl-elbow-drift', category: 'technique', name: 'Elbows drifting forward',
       correction: 'Pin the elbows to the sides; only the forearms should move.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const full = upperArmLengths(rep);
         const drift = (f: FrameCtx) => upperArmDrift(f, full);
         // The 90th percentile: a held drift, not one frame where the elbow was misread.
@@ -113,25 +113,25 @@ export const bicepCurl: ExerciseDef = {
         const value = top - (ends.length ? Math.max(0, Math.min(...ends)) : 0);
         // Front-on the angle comes from foreshortening: clean curls read about 15 deg there.
         const limit = rep.view === 'front' ? 32 : 30;
-        const past = verdict(rep, 'curl-elbow-drift', value - limit, 10, 20);
+        const past = judge.verdict(value - limit, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed still.' },
-    },
-    {
+    }),
+    rule({
       id: 'curl-swing', category: 'posture', name: 'Body swing',
       correction: 'Brace the core and keep the torso still; lighten the weight if you need momentum.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const { value: swing, index } = torsoSwing(rep);
         if (!Number.isFinite(swing)) return undefined;
         const limit = rep.view === 'front' ? 18 : 10;
-        const past = verdict(rep, 'curl-swing', swing - limit, 5, 12);
+        const past = judge.verdict(swing - limit, 5, 12);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
-    },
+    }),
   ],
 };

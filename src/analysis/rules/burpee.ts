@@ -4,7 +4,7 @@
 // 0.5 in the plank, from any side. The jump and the plank are judged by the rules.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint, quantile } from '../signals.js';
-import { bodyLine, extreme, repSide, round, torsoLean, verdict } from './common.js';
+import { bodyLine, extreme, repSide, round, torsoLean, rule } from './common.js';
 
 /** Shoulders above the lower of the ankles, in leg lengths. */
 export function shoulderHeight(f: FrameCtx): number {
@@ -26,7 +26,7 @@ export const burpee: ExerciseDef = {
   gate: () => true,
   gateDescription: 'none: standing, squatting and the plank are all part of the movement',
   rules: [
-    {
+    rule({
       id: 'burpee-jump', category: 'range_of_motion', name: 'No jump at the top',
       correction: 'Finish each rep with a jump: feet off the floor and arms overhead.',
       views: ['side', 'diagonal', 'front'],
@@ -43,34 +43,34 @@ export const burpee: ExerciseDef = {
         return { severity: 'minor', evidence: at, description: 'The feet barely left the floor at the top of the rep.' };
       },
       strength: { category: 'range_of_motion', name: 'Full jump', description: 'Jumped at the top of every rep.' },
-    },
-    {
+    }),
+    rule({
       id: 'burpee-plank', category: 'alignment', name: 'Hips sagging in the plank',
       correction: 'Land the plank with the abs braced so shoulders, hips and ankles make one line.',
       views: ['side'],
-      check(rep) {
+      check(rep, judge) {
         const side = repSide(rep);
         const { value, index } = extreme(rep, (f) => { const l = bodyLine(f, side); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'burpee-plank', value - 20, 8, 18);
+        const past = judge.verdict(value - 20, 8, 18);
         if (!past) return null;
         return { ...past, evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
       },
       strength: { category: 'alignment', name: 'Solid plank', description: 'Body straight in the plank.' },
-    },
-    {
+    }),
+    rule({
       id: 'burpee-stand', category: 'range_of_motion', name: 'Not standing tall',
       correction: 'Stand all the way up, hips and chest open, before dropping into the next rep.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(torsoLean).filter(Number.isFinite);
         if (!ends.length) return undefined;
         const v = Math.min(...ends);
-        const past = verdict(rep, 'burpee-stand', v - 25, 10, 20);
+        const past = judge.verdict(v - 25, 10, 20);
         if (!past) return null;
         return { ...past, evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
       },
       strength: { category: 'range_of_motion', name: 'Full stand', description: 'Stood tall between reps.' },
-    },
+    }),
   ],
 };

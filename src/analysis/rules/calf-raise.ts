@@ -5,7 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
-import { dwellFrames, extreme, kneeAngle, onRepSide, round, upright, verdict } from './common.js';
+import { dwellFrames, extreme, kneeAngle, onRepSide, round, upright, rule } from './common.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -65,31 +65,31 @@ export const calfRaise: ExerciseDef = {
   gate: (f) => upright(f, 25) && !(kneeAngle(f) < 140),
   gateDescription: 'standing tall on nearly straight legs',
   rules: [
-    {
+    rule({
       id: 'calf-raise-height', category: 'range_of_motion', name: 'Partial raise',
       correction: 'Rise as high as you can onto the balls of the feet on every rep.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
-        const past = verdict(rep, 'calf-raise-height', 0.9 - rep.peakProgress, 0.15, 0.3);
+      check(rep, judge) {
+        const past = judge.verdict(0.9 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Rose high onto the balls of the feet.' },
-    },
-    {
+    }),
+    rule({
       id: 'calf-raise-knees', category: 'technique', name: 'Bending the knees',
       correction: 'Keep the legs straight so the calves, not a knee dip, lift the body.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'calf-raise-knees', 160 - value, 8, 15);
+        const past = judge.verdict(160 - value, 8, 15);
         if (!past) return null;
         return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'The calves did the work.' },
-    },
-    {
+    }),
+    rule({
       id: 'calf-raise-pause', category: 'tempo', name: 'Bouncing',
       correction: 'Pause for a moment at the top and lower the heels slowly.',
       views: ['side', 'diagonal', 'front'],
@@ -103,6 +103,6 @@ export const calfRaise: ExerciseDef = {
         return { severity: 'minor', evidence: rep.peak, description: `The top was held for about ${held.toFixed(1)} s in a ${rep.durationS.toFixed(1)} s rep.` };
       },
       strength: { category: 'tempo', name: 'Controlled tempo', description: 'Paused at the top.' },
-    },
+    }),
   ],
 };

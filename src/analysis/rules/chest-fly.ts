@@ -3,7 +3,7 @@
 // the hands in arm lengths (with depth, so a fly seen from the side still reads) against the open
 // position of the surrounding seconds: 0 open, 1 with the gap closed by 70% of that.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, onRepSide, over, round, torsoLean, verdict } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, torsoLean, rule } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { handGap } from './reach.js';
 
@@ -23,46 +23,46 @@ export const chestFly: ExerciseDef = {
   gate: (f) => Number.isFinite(handGap(f)),
   gateDescription: 'both hands seen',
   rules: [
-    {
+    rule({
       id: 'fly-squeeze', category: 'range_of_motion', name: 'Hands not meeting',
       correction: 'Bring the hands together in front of the chest and squeeze for a moment.',
       views: ['front', 'diagonal'],
-      check(rep) {
-        const past = verdict(rep, 'fly-squeeze', 0.9 - rep.peakProgress, 0.15, 0.3);
+      check(rep, judge) {
+        const past = judge.verdict(0.9 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` };
       },
       strength: { category: 'range_of_motion', name: 'Full squeeze', description: 'Brought the hands together.' },
-    },
-    {
+    }),
+    rule({
       id: 'fly-pressing', category: 'technique', name: 'Pressing instead of flying',
       correction: 'Keep the elbow bend fixed and slight; bending and straightening the arms turns the fly into a press.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         // The elbow's range over the rep: a fly holds it, a press opens and closes it.
         const elbow = onRepSide(rep, elbowAngle);
         const hi = over(rep, elbow, 0.9), lo = over(rep, elbow, 0.1);
         if (!Number.isFinite(hi.value) || !Number.isFinite(lo.value)) return undefined;
         const range = hi.value - lo.value;
-        const past = verdict(rep, 'fly-pressing', range - 45, 15, 30);
+        const past = judge.verdict(range - 45, 15, 30);
         if (!past) return null;
         return { ...past, evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
       },
       strength: { category: 'technique', name: 'Fixed elbows', description: 'Held the elbow bend through the sweep.' },
-    },
-    {
+    }),
+    rule({
       id: 'fly-swing', category: 'posture', name: 'Body swinging',
       correction: 'Keep the torso still; the arms alone sweep the handles together.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        const past = verdict(rep, 'fly-swing', swing - 12, 6, 12);
+        const past = judge.verdict(swing - 12, 6, 12);
         if (!past) return null;
         return { ...past, evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still.' },
-    },
+    }),
   ],
 };

@@ -1,7 +1,7 @@
 // Shared measurements for the exercise definitions: signals that several exercises reuse (hip
 // height, wrist height, torso elevation) and helpers to scan a repetition for its worst frame.
 import { KP, type Keypoint } from '../pose.js';
-import type { CameraAngle, FormRule, FrameCtx, RepView, Severity } from '../exercise.js';
+import type { CameraAngle, Finding, FormRule, FrameCtx, RepView, Severity } from '../exercise.js';
 import {
   angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Joint, type Side,
 } from '../signals.js';
@@ -164,6 +164,7 @@ const margins = new WeakMap<RepView, Map<string, number>>();
  * rule's own units (positive past the limit, a fault; zero or below, a pass by that much), divided
  * by `unit` (the rule's moderate band) so that a rule with several readings keeps one scale. Passes
  * are kept too: a verdict is then set against the set's own rep-to-rep spread (set-relative.ts).
+ * Rules reach it through `rule()`'s judge, which names the rule itself.
  */
 export function pastLimit(rep: RepView, ruleId: string, excess: number, unit: number): number {
   let m = margins.get(rep);
@@ -172,16 +173,43 @@ export function pastLimit(rep: RepView, ruleId: string, excess: number, unit: nu
   return excess;
 }
 
-/**
- * A measure against its limit, for a rule whose fault is one excess graded from zero: records the
- * margin (pastLimit) and gives null within the limit, else the severity and impact of the excess.
- */
-export function verdict(rep: RepView, ruleId: string, excess: number, moderateAt: number, majorAt: number): { severity: Severity; impact: number } | null {
-  return pastLimit(rep, ruleId, excess, moderateAt) > 0 ? graded(excess, moderateAt, majorAt) : null;
-}
-
 /** The margin pastLimit recorded for this rule on this rep (in moderate bands), NaN if none. */
 export const marginOf = (rep: RepView, ruleId: string): number => margins.get(rep)?.get(ruleId) ?? NaN;
+
+/** A rule's measures against its limits on one rep, recorded under the rule's own id. */
+export interface Judge {
+  /** Records the margin (see pastLimit) and returns `excess`. */
+  pastLimit(excess: number, unit: number): number;
+  /**
+   * For a fault that is one excess graded from zero: records the margin (in `moderateAt` bands)
+   * and gives null within the limit, else the severity and impact of the excess (graded).
+   */
+  verdict(excess: number, moderateAt: number, majorAt: number): { severity: Severity; impact: number } | null;
+}
+
+/** A rule as written: its check is also handed the judge bound to the rule's id and the rep. */
+export type RuleSpec = Omit<FormRule, 'check'> & {
+  check(rep: RepView, judge: Judge): Finding | null | undefined;
+};
+
+/**
+ * A form rule whose id is written once: its check records margins through `judge`, bound to this
+ * id, so a rule copied from another cannot record its margins under the other's id (near-limit.ts
+ * and set-relative.ts read them back by the rule's id). The rule keeps the `check(rep)` signature.
+ */
+export function rule(spec: RuleSpec): FormRule {
+  const { id } = spec;
+  // Spread first: `check` keeps its place among the keys, the rule reads the same when listed.
+  return {
+    ...spec,
+    check(rep) {
+      return spec.check(rep, {
+        pastLimit: (excess, unit) => pastLimit(rep, id, excess, unit),
+        verdict: (excess, moderateAt, majorAt) => (pastLimit(rep, id, excess, moderateAt) > 0 ? graded(excess, moderateAt, majorAt) : null),
+      });
+    },
+  };
+}
 
 /** Signed distance of point p from line a-b, positive when p is below the line in the image. */
 export function belowLine(p: Keypoint, a: Keypoint, b: Keypoint): number {
@@ -308,7 +336,7 @@ export const BOUNCE_SHARE = 0.15;
  * left them one frame from the fault. A turn of at most 0.15 s and at most 15% of the rep is one.
  */
 export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'diagonal', 'front']): FormRule {
-  return {
+  return rule({
     id: `${exercise}-bounce`, category: 'tempo', name: 'Bouncing at the bottom',
     correction: 'Lower under control and pause for a moment at the bottom instead of rebounding out of it.',
     views,
@@ -323,5 +351,5 @@ export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'di
         description: `The rep turned at the bottom after about ${dwell.toFixed(2)} s, in a ${rep.durationS.toFixed(1)} s rep: a bounce rather than a controlled turn.` };
     },
     strength: { category: 'tempo', name: 'Controlled tempo', description: 'Turned at the bottom under control.' },
-  };
+  });
 }

@@ -5,7 +5,7 @@
 // relative to the person and the clip, so a bench tilted head-down reads like the floor.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { extreme, round, verdict } from './common.js';
+import { extreme, round, rule } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { shoulderRise } from './sit-up.js';
 import { meanFinite } from './reach.js';
@@ -44,18 +44,18 @@ export const crunch: ExerciseDef = {
   gate: onBack,
   gateDescription: 'lying or reclined, hips not high over the ankles',
   rules: [
-    {
+    rule({
       id: 'crunch-range', category: 'range_of_motion', name: 'Shoulders barely leaving the floor',
       correction: 'Curl until the shoulder blades are off the floor, bringing the ribs toward the hips.',
       views: ['side', 'diagonal'],
-      check(rep) {
-        const past = verdict(rep, 'crunch-range', 0.8 - rep.peakProgress, 0.15, 0.3);
+      check(rep, judge) {
+        const past = judge.verdict(0.8 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The shoulders came up about ${round(rep.peakProgress * 100)}% of a full crunch.` };
       },
       strength: { category: 'range_of_motion', name: 'Full crunch', description: 'Curled the shoulders well off the floor.' },
-    },
-    {
+    }),
+    rule({
       id: 'crunch-descent', category: 'tempo', name: 'Dropping back down',
       correction: 'Lower the shoulders slowly, taking at least as long as on the way up.',
       views: ['side', 'diagonal', 'front'],
@@ -66,21 +66,21 @@ export const crunch: ExerciseDef = {
         return { severity: 'minor', evidence: rep.peak, description: `The way down took ${(down / 1000).toFixed(1)} s against ${(up / 1000).toFixed(1)} s up.` };
       },
       strength: { category: 'tempo', name: 'Controlled descent', description: 'Lowered under control.' },
-    },
-    {
+    }),
+    rule({
       id: 'crunch-sit-up', category: 'technique', name: 'Sitting all the way up',
       correction: 'Stop when the shoulder blades leave the floor; sitting up turns the crunch into a hip-flexor sit-up.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, shoulderRise, 'max');
         if (!Number.isFinite(value)) return undefined;
         // Shoulders more than 0.8 torso lengths over the hips: the torso is past about 55 deg.
-        const past = verdict(rep, 'crunch-sit-up', value - 0.8, 0.1, 0.2);
+        const past = judge.verdict(value - 0.8, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso came up to about ${round((Math.asin(Math.min(1, value)) * 180) / Math.PI)} deg from the floor.` };
       },
       // Not "controlled": the same rep may drop back down (tempo), which is what control means there.
       strength: { category: 'technique', name: 'Stopped short of sitting up', description: 'Curled without sitting all the way up.' },
-    },
+    }),
   ],
 };

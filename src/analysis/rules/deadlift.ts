@@ -6,7 +6,7 @@
 // to lockout, which is how a set that starts standing (kettlebell, Romanian) is counted.
 import type { Calibration, ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE } from '../signals.js';
-import { extreme, hipAngle, kneeAngle, onRepSide, over, round, verdict } from './common.js';
+import { extreme, hipAngle, kneeAngle, onRepSide, over, round, rule } from './common.js';
 import { facing, minOf, perFrame, relativeTilt, rollingLevel, shoulderHeight, storePerFrame, torsoUprightness } from './body.js';
 
 /** Torso tilt at which the hinge is full (a kettlebell or conventional pull reaches 55-65). */
@@ -95,74 +95,74 @@ export const deadlift: ExerciseDef = {
   gate: onFeet,
   gateDescription: 'on the feet: knees at least a quarter and hips at least a third of a leg length above the ankles (not kneeling or sitting)',
   rules: [
-    {
+    rule({
       id: 'deadlift-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
       correction: 'Finish every rep standing tall: drive the hips forward until they are straight under the shoulders and squeeze the glutes.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const up = upPhase(rep);
         if (rep.view !== 'front') {
           const { value, index } = extreme(up, onRepSide(rep, hipAngle), 'max');
           if (Number.isFinite(value)) {
-            const past = verdict(rep, 'deadlift-lockout', 160 - value, 10, 25);
+            const past = judge.verdict(160 - value, 10, 25);
             if (!past) return null;
             return { ...past, evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
           }
         }
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'deadlift-lockout', value - 20, 10, 25);
+        const past = judge.verdict(value - 20, 10, 25);
         if (!past) return null;
         return { ...past, evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall with the hips extended at the top.' },
-    },
-    {
+    }),
+    rule({
       id: 'deadlift-squatting', category: 'technique', name: 'Squatting the weight up',
       correction: 'Push the hips back rather than down: shins nearly vertical, knees softly bent, the torso hinging forward.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // The deepest knee bend of the rep (a low quantile, robust to a one-frame slip).
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A kettlebell deadlift bends the knees more than a Romanian one: clean kettlebell reps
         // read 95-120 deg; below 90 the thighs pass parallel, which is a squat.
-        const past = verdict(rep, 'deadlift-squatting', 90 - value, 10, 20);
+        const past = judge.verdict(90 - value, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'The hips moved back while the knees stayed softly bent.' },
-    },
-    {
+    }),
+    rule({
       id: 'deadlift-weight-drift', category: 'technique', name: 'Weight drifting away from the legs',
       correction: 'Keep the weight close: drag it along the thighs and shins so it stays over the middle of the foot.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const dir = repFacing(rep);
         if (!dir) return undefined;
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'deadlift-weight-drift', value - 0.25, 0.1, 0.2);
+        const past = judge.verdict(value - 0.25, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed over the middle of the foot.' },
-    },
-    {
+    }),
+    rule({
       id: 'deadlift-lean-back', category: 'posture', name: 'Leaning back at the top',
       correction: 'Stop when the hips are straight and the torso is vertical; do not lean back or arch the lower back to finish.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const dir = repFacing(rep);
         if (!dir) return undefined;
         const up = upPhase(rep);
         const { value, index } = extreme(up, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'deadlift-lean-back', value - 12, 6, 12);
+        const past = judge.verdict(value - 12, 6, 12);
         if (!past) return null;
         return { ...past, evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` };
       },
       strength: { category: 'posture', name: 'Stacked lockout', description: 'Finished with the torso vertical, not leaning back.' },
-    },
+    }),
   ],
 };

@@ -4,7 +4,7 @@
 // top position: a vertical distance, so it reads the same from every side.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { atEnds, atPeak, bounceRule, elbowAngle, extreme, onRepSide, round, torsoLean, verdict } from './common.js';
+import { atEnds, atPeak, bounceRule, elbowAngle, extreme, onRepSide, round, torsoLean, rule } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 
 /** Shoulders above the wrists in arm lengths: about 0.9 on straight arms, 0.4 at the bottom. */
@@ -29,46 +29,46 @@ export const dips: ExerciseDef = {
   gate: (f) => shouldersOverHands(f) > 0.1 && !(torsoLean(f) > 50),
   gateDescription: 'hands below the shoulders, torso within 50 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'dips-depth', category: 'range_of_motion', name: 'Shallow dip',
       correction: 'Lower until the upper arms are level with the floor (elbows at about 90 deg).',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'dips-depth', v - 100, 15, 30);
+        const past = judge.verdict(v - 100, 15, 30);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Lowered until the upper arms were level.' },
-    },
-    {
+    }),
+    rule({
       id: 'dips-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
       correction: 'Press all the way up until the arms are straight before the next rep.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'dips-lockout', 155 - v, 15, 30);
+        const past = judge.verdict(155 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Pressed to straight arms at the top.' },
-    },
-    {
+    }),
+    rule({
       id: 'dips-lean', category: 'posture', name: 'Excessive forward lean',
       correction: 'Keep the chest up: a slight forward lean works the chest, past about 40 deg the shoulders take the load.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'dips-lean', value - 40, 5, 10);
+        const past = judge.verdict(value - 40, 5, 10);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
       },
       // Not "controlled": the same rep may bounce at the bottom (tempo).
       strength: { category: 'posture', name: 'Upright torso', description: 'The torso stayed close to upright.' },
-    },
+    }),
     bounceRule('dips'),
   ],
 };

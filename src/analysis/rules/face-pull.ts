@@ -3,7 +3,7 @@
 // (hand distance from the shoulder with depth, blended with the elbow bend): from behind, where it
 // is often filmed, the arms reach away from the camera and only the depth shows their length.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { extreme, repSide, round, sideOn, torsoLean, upright, verdict } from './common.js';
+import { extreme, repSide, round, sideOn, torsoLean, upright, rule } from './common.js';
 import { dropBelowShoulder, maxOf } from './body.js';
 import { pullProgress } from './bent-over-row.js';
 import { elbowFlare, meanFinite } from './reach.js';
@@ -25,22 +25,22 @@ export const facePull: ExerciseDef = {
   gate: (f) => upright(f, 35),
   gateDescription: 'standing upright, torso within 35 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'face-pull-range', category: 'range_of_motion', name: 'Short pull',
       correction: 'Pull until the hands are beside the ears and the elbows are behind the shoulders.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
-        const past = verdict(rep, 'face-pull-range', 0.8 - rep.peakProgress, 0.15, 0.3);
+      check(rep, judge) {
+        const past = judge.verdict(0.8 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The hands came back about ${round(rep.peakProgress * 100)}% of a full pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the rope to the face.' },
-    },
-    {
+    }),
+    rule({
       id: 'face-pull-elbows-low', category: 'technique', name: 'Elbows dropping',
       correction: 'Keep the elbows at shoulder height or above so the rear shoulders do the work.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const p = rep.peak;
         // Side-on the far elbow is hidden behind the body and only guessed: the lower of the two
         // elbows would often be that guess, so a side-on rep reads the elbow facing the camera.
@@ -48,25 +48,25 @@ export const facePull: ExerciseDef = {
         const v = side ? dropBelowShoulder(rep.frames[p]!, side, 'elbow') : elbowDrop(rep.frames[p]!);
         if (!Number.isFinite(v)) return undefined;
         // Elbows more than a fifth of an arm below the shoulders at the end of the pull.
-        const past = verdict(rep, 'face-pull-elbows-low', v - 0.2, 0.1, 0.2);
+        const past = judge.verdict(v - 0.2, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: p, description: `At the end of the pull the elbows were ${round(v * 100)}% of an arm length below the shoulders.` };
       },
       strength: { category: 'technique', name: 'Elbows high', description: 'Pulled with the elbows at shoulder height.' },
-    },
-    {
+    }),
+    rule({
       id: 'face-pull-lean', category: 'posture', name: 'Leaning back to pull',
       correction: 'Stand tall and still; step closer or lighten the stack instead of leaning back into the pull.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        const past = verdict(rep, 'face-pull-lean', swing - 12, 6, 12);
+        const past = judge.verdict(swing - 12, 6, 12);
         if (!past) return null;
         return { ...past, evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'Stood still while pulling.' },
-    },
+    }),
   ],
 };

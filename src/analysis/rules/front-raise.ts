@@ -2,7 +2,7 @@
 // to shoulder height. Same signal as the lateral raise (arm-raise.ts); the faults differ: the
 // classic one is leaning back to heave the weight up, seen from the side.
 import type { ExerciseDef } from '../exercise.js';
-import { round, verdict } from './common.js';
+import { round, rule } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
 import { elbowAtTop, torsoSway } from './lateral-raise.js';
 
@@ -19,59 +19,59 @@ export const frontRaise: ExerciseDef = {
   gate: raiseGate,
   gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'front-raise-height', category: 'range_of_motion', name: 'Arms below shoulder height',
       correction: 'Raise the weight until the arms are level with the floor, hands at shoulder height.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
         // As for the lateral raise, a raise to shoulder height reads 70-80 deg from the keypoints.
-        const past = verdict(rep, 'front-raise-height', 60 - value, 10, 20);
+        const past = judge.verdict(60 - value, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The arms reached shoulder height.' },
-    },
-    {
+    }),
+    rule({
       id: 'front-raise-swing', category: 'posture', name: 'Leaning back to lift',
       correction: 'Brace the core and keep the torso still; if you have to lean back, the weight is too heavy.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'front-raise-swing', value - 12, 5, 12);
+        const past = judge.verdict(value - 12, 5, 12);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms moved.' },
-    },
-    {
+    }),
+    rule({
       id: 'front-raise-elbows', category: 'technique', name: 'Elbows bending',
       correction: 'Keep the arms long with only a soft bend in the elbows; bending them shortens the lever and the work.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'front-raise-elbows', 130 - v, 15, 30);
+        const past = judge.verdict(130 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Arms stayed nearly straight.' },
-    },
-    {
+    }),
+    rule({
       id: 'front-raise-too-high', category: 'technique', name: 'Raising above eye level',
       correction: 'Stop with the hands at shoulder height; going higher takes the load off the front of the shoulder.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'front-raise-too-high', value - 120, 15, 30);
+        const past = judge.verdict(value - 120, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
       },
       // Also said of a rep short of shoulder height: it must not claim the height the range rule faults.
       strength: { category: 'technique', name: 'No overshoot', description: 'Did not raise the arms above eye level.' },
-    },
+    }),
   ],
 };

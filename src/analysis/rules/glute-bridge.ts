@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { atPeak, bodyLying, clamp, dwellFrames, extreme, hipAngle, kneeAngle, onRepSide, pastLimit, round, sideOn, graded, verdict } from './common.js';
+import { atPeak, bodyLying, clamp, dwellFrames, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded, rule } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -28,36 +28,36 @@ export const gluteBridge: ExerciseDef = {
   gate: bridgeGate,
   gateDescription: 'lying on the back with knees bent, torso within 45 deg of horizontal',
   rules: [
-    {
+    rule({
       id: 'bridge-extension', category: 'range_of_motion', name: 'Hips not fully extended',
       correction: 'Drive through the heels and squeeze the glutes until the hips line up with shoulders and knees.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const fault = verdict(rep, 'bridge-extension', 165 - value, 8, 15);
+        const fault = judge.verdict(165 - value, 8, 15);
         return fault && { ...fault, evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full hip extension', description: 'Hips reached a straight line.' },
-    },
-    {
+    }),
+    rule({
       id: 'bridge-feet', category: 'setup', name: 'Foot placement',
       correction: 'Set the heels about a forearm length from the glutes so the shins are vertical at the top.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // The knee's angle in the picture is the true one only with the leg's plane seen flat.
         if (!sideOn(rep)) return undefined;
         // At the top, the median of the peak frame and its neighbours: one frame's knee is not the stance.
         const v = atPeak(rep, onRepSide(rep, kneeAngle));
         if (!Number.isFinite(v)) return undefined;
         // The margin is past the nearer end of the 70-115 deg band; the grade keeps its own centre.
-        if (pastLimit(rep, 'bridge-feet', Math.max(70 - v, v - 115), 10) <= 0) return null;
+        if (judge.pastLimit(Math.max(70 - v, v - 115), 10) <= 0) return null;
         return { ...graded(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
           description: v > 115 ? `The knees were open to ${round(v)} deg at the top: the feet are too far away.` : `The knees were closed to ${round(v)} deg at the top: the feet are too close.` };
       },
       strength: { category: 'setup', name: 'Good foot position', description: 'Shins near vertical at the top.' },
-    },
-    {
+    }),
+    rule({
       id: 'bridge-hold', category: 'tempo', name: 'No pause at the top',
       correction: 'Hold the top for a full second while squeezing the glutes before lowering.',
       views: ['side', 'diagonal', 'front'],
@@ -74,6 +74,6 @@ export const gluteBridge: ExerciseDef = {
         return { severity: 'minor', evidence: rep.peak, description: `The top was held for only about ${held.toFixed(1)} s.` };
       },
       strength: { category: 'tempo', name: 'Controlled top', description: 'Paused at the top.' },
-    },
+    }),
   ],
 };

@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { atPeak, extreme, squareOn, upright, wristDrop, verdict } from './common.js';
+import { atPeak, extreme, squareOn, upright, wristDrop, rule } from './common.js';
 
 export function armsUp(f: FrameCtx): number {
   const v = [wristDrop(f, 'left'), wristDrop(f, 'right')].filter(Number.isFinite);
@@ -41,50 +41,50 @@ export const jumpingJack: ExerciseDef = {
   gate: (f) => upright(f, 30),
   gateDescription: 'standing upright, torso within 30 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'jj-arms', category: 'range_of_motion', name: 'Arms not overhead',
       correction: 'Sweep the arms all the way up until the hands meet above the head.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         // At 10 fps the top of a fast jack can fall between frames, so the highest frame is used.
         const { value: v, index } = extreme(rep, handsAboveHead, 'max');
         if (!Number.isFinite(v)) return undefined;
-        const fault = verdict(rep, 'jj-arms', 0.1 - v, 0.15, 0.3);
+        const fault = judge.verdict(0.1 - v, 0.15, 0.3);
         return fault && { ...fault, evidence: index, description: 'The hands stopped at or below head height.' };
       },
       strength: { category: 'range_of_motion', name: 'Full arm sweep', description: 'Hands reached overhead.' },
-    },
-    {
+    }),
+    rule({
       id: 'jj-stance', category: 'range_of_motion', name: 'Narrow jump',
       correction: 'Jump the feet out wider than the shoulders on every rep.',
       // Widths read true only square-on: from a diagonal every stance looks narrow.
       views: ['front'],
-      check(rep) {
+      check(rep, judge) {
         // The rep's own yaw too: a back view takes the front's rules at any yaw.
         if (!squareOn(rep)) return undefined;
         const v = atPeak(rep, stanceWidth);
         if (!Number.isFinite(v)) return undefined;
-        const fault = verdict(rep, 'jj-stance', 1.3 - v, 0.3, 0.6);
+        const fault = judge.verdict(1.3 - v, 0.3, 0.6);
         return fault && { ...fault, evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Wide stance', description: 'Feet jumped wider than the shoulders.' },
-    },
-    {
+    }),
+    rule({
       id: 'jj-rhythm', category: 'tempo', name: 'Rushed or stalled rep',
       correction: 'Keep an even rhythm, about one jack per second, landing softly on the balls of the feet.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         // Judged against this person's own pace in the set: a slow, even set is a choice, a rep
         // taking twice as long as the others is a stall. A single jack or two has no pace to keep.
         const set = rep.setDurationsS ?? [];
         if (set.length < 3) return undefined;
         const typical = quantile(set, 0.5);
         const ratio = rep.durationS / typical;
-        const past = verdict(rep, 'jj-rhythm', ratio - 2, 0.5, 1.5);
+        const past = judge.verdict(ratio - 2, 0.5, 1.5);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s for the others; the rhythm stalled.` };
       },
       strength: { category: 'tempo', name: 'Steady rhythm', description: 'Kept an even pace.' },
-    },
+    }),
   ],
 };

@@ -4,7 +4,7 @@
 // 0.8 at chest height, more overhead. It reads the same from every side (vertical distances only).
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { extreme, hipAngle, kneeAngle, onRepSide, over, round, verdict } from './common.js';
+import { extreme, hipAngle, kneeAngle, onRepSide, over, round, rule } from './common.js';
 import { leanBack, onFeet, repFacing } from './deadlift.js';
 
 /** Hands above the hips in torso lengths (negative below). */
@@ -25,61 +25,61 @@ export const kettlebellSwing: ExerciseDef = {
   gate: onFeet,
   gateDescription: 'on the feet (not kneeling or sitting)',
   rules: [
-    {
+    rule({
       id: 'swing-height', category: 'range_of_motion', name: 'Bell not reaching chest height',
       correction: 'Snap the hips forward harder so the bell floats to at least chest height on straight arms.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         // Progress 1 = hands 0.8 torso lengths above the hips: about chest height.
-        const past = verdict(rep, 'swing-height', 0.85 - rep.peakProgress, 0.15, 0.3);
+        const past = judge.verdict(0.85 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` };
       },
       strength: { category: 'range_of_motion', name: 'Full swing', description: 'The bell reached chest height or higher.' },
-    },
-    {
+    }),
+    rule({
       id: 'swing-squat', category: 'technique', name: 'Squatting the swing',
       correction: 'Hinge: push the hips back with the shins nearly vertical; the power comes from the hips, not from bending the knees.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A hinge keeps the knees at 120-160 deg in the hike; below 100 the thighs near parallel.
-        const past = verdict(rep, 'swing-squat', 100 - value, 10, 20);
+        const past = judge.verdict(100 - value, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` };
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'Hiked the bell with a hinge, knees soft.' },
-    },
-    {
+    }),
+    rule({
       id: 'swing-hip-snap', category: 'technique', name: 'Hips not finishing',
       correction: 'Stand fully tall at the top of each swing: hips straight under the shoulders, glutes squeezed.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'swing-hip-snap', 160 - value, 10, 25);
+        const past = judge.verdict(160 - value, 10, 25);
         if (!past) return null;
         return { ...past, evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'technique', name: 'Hip snap', description: 'Stood tall with the hips extended at the top.' },
-    },
-    {
+    }),
+    rule({
       id: 'swing-lean-back', category: 'posture', name: 'Leaning back at the top',
       correction: 'Finish in a vertical plank: ribs down, no lean back as the bell floats.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // Which way the lifter faces is read in the hike, where the torso tilts forward.
         const dir = repFacing({ ...rep, peak: 0 });
         if (!dir) return undefined;
         const { value, index } = extreme(rep, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'swing-lean-back', value - 15, 6, 12);
+        const past = judge.verdict(value - 15, 6, 12);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
       },
       // Not "tall finish": a rep can lean back no further than vertical and still not finish the hips.
       strength: { category: 'posture', name: 'No lean back', description: 'Did not lean back as the bell floated up.' },
-    },
+    }),
   ],
 };

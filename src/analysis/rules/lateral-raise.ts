@@ -3,7 +3,7 @@
 // against the clip's hanging position, which reads the same from the front, a diagonal or the side.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { elbowAngle, round, torsoLean, verdict } from './common.js';
+import { elbowAngle, round, torsoLean, rule } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, repElevation, topElevation } from './arm-raise.js';
 import { maxOf } from './body.js';
 
@@ -42,61 +42,61 @@ export const lateralRaise: ExerciseDef = {
   gate: raiseGate,
   gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'lateral-raise-height', category: 'range_of_motion', name: 'Arms below shoulder height',
       correction: 'Raise the arms until the elbows reach shoulder height, as if pouring water from a jug at the top.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
         // The shoulder keypoint itself rises as the shoulder blade elevates during the raise, so
         // elbows level with the shoulders read 70-80 deg here (measured on clean reps); 60 is short.
-        const past = verdict(rep, 'lateral-raise-height', 60 - value, 10, 20);
+        const past = judge.verdict(60 - value, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg from the sides; shoulder height is 90 deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The elbows reached shoulder height.' },
-    },
-    {
+    }),
+    rule({
       id: 'lateral-raise-too-high', category: 'technique', name: 'Raising above the shoulders',
       correction: 'Stop at shoulder height; going higher shifts the work to the upper traps and pinches the shoulder.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'lateral-raise-too-high', value - 115, 15, 30);
+        const past = judge.verdict(value - 115, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg, well above shoulder height (90 deg).` };
       },
       // Said of a rep that did not go too high, which may also be one that fell short of the
       // shoulders: the strength must not claim the height the range rule may fault.
       strength: { category: 'technique', name: 'No overshoot', description: 'Did not raise the arms above the shoulders.' },
-    },
-    {
+    }),
+    rule({
       id: 'lateral-raise-elbows', category: 'technique', name: 'Elbows bending',
       correction: 'Keep only a soft bend in the elbows and lead with them; a sharp bend turns the raise into an upright row.',
       views: ['front', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'lateral-raise-elbows', 120 - v, 15, 30);
+        const past = judge.verdict(120 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Elbows stayed only softly bent.' },
-    },
-    {
+    }),
+    rule({
       id: 'lateral-raise-swing', category: 'posture', name: 'Body swing',
       correction: 'Stand tall with the core braced and lift with the shoulders alone; use a lighter weight if the body has to swing.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'lateral-raise-swing', value - 12, 5, 12);
+        const past = judge.verdict(value - 12, 5, 12);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso rocked through about ${round(value)} deg to swing the weights up.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
-    },
+    }),
   ],
 };

@@ -4,7 +4,7 @@
 // from the feet end, where the legs rise toward the camera.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
-import { bodyLying, extreme, kneeAngle, onRepSide, round, verdict } from './common.js';
+import { bodyLying, extreme, kneeAngle, onRepSide, round, rule } from './common.js';
 
 /** Ankles above the hips in leg lengths. */
 export function feetOverHips(f: FrameCtx): number {
@@ -29,32 +29,32 @@ export const legRaise: ExerciseDef = {
   gate: lyingTorso,
   gateDescription: 'lying on the back, torso within 35 deg of horizontal',
   rules: [
-    {
+    rule({
       id: 'leg-raise-range', category: 'range_of_motion', name: 'Legs not reaching vertical',
       correction: 'Raise the legs until they point at the ceiling before lowering.',
       views: ['side', 'diagonal'],
-      check(rep) {
-        const past = verdict(rep, 'leg-raise-range', 0.9 - rep.peakProgress, 0.15, 0.3);
+      check(rep, judge) {
+        const past = judge.verdict(0.9 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         const deg = round((Math.asin(Math.max(-1, Math.min(1, rep.peakProgress * 0.8))) * 180) / Math.PI);
         return { ...past, evidence: rep.peak, description: `The legs rose to about ${deg} deg from the floor.` };
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Raised the legs to vertical.' },
-    },
-    {
+    }),
+    rule({
       id: 'leg-raise-knees', category: 'technique', name: 'Bending the knees',
       correction: 'Keep the legs straight; bend the knees slightly only if the lower back lifts.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'leg-raise-knees', 140 - value, 20, 40);
+        const past = judge.verdict(140 - value, 20, 40);
         if (!past) return null;
         return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'Kept the legs straight.' },
-    },
-    {
+    }),
+    rule({
       id: 'leg-raise-descent', category: 'tempo', name: 'Dropping the legs',
       correction: 'Lower the legs slowly, taking at least as long as on the way up.',
       views: ['side', 'diagonal', 'front'],
@@ -65,6 +65,6 @@ export const legRaise: ExerciseDef = {
         return { severity: 'minor', evidence: rep.peak, description: `The legs came down in ${(down / 1000).toFixed(1)} s against ${(up / 1000).toFixed(1)} s up.` };
       },
       strength: { category: 'tempo', name: 'Controlled lowering', description: 'Lowered the legs under control.' },
-    },
+    }),
   ],
 };

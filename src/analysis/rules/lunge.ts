@@ -2,7 +2,7 @@
 // the one whose knee bends most at the bottom.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, extreme, kneeAngle, round, sustained, torsoLean, upright, bounceRule, verdict } from './common.js';
+import { atPeak, clamp, extreme, kneeAngle, round, sustained, torsoLean, upright, bounceRule, rule } from './common.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
@@ -60,24 +60,24 @@ export const lunge: ExerciseDef = {
   gate: (f) => upright(f, 50, true),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'lunge-depth', category: 'range_of_motion', name: 'Lunge depth',
       correction: 'Lower until the front thigh is parallel to the floor and the back knee nearly touches it.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const front = repFrontSide(rep);
         const { value, index } = extreme(rep, (f) => frontKneeAngle(f, front), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const fault = verdict(rep, 'lunge-depth', value - 105, 10, 20);
+        const fault = judge.verdict(value - 105, 10, 20);
         return fault && { ...fault, evidence: index, description: `The front knee bent only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep lunge', description: 'Front thigh reached parallel.' },
-    },
-    {
+    }),
+    rule({
       id: 'lunge-knee-travel', category: 'alignment', name: 'Front knee past the toes',
       correction: 'Take a longer stance and drop the hips straight down so the front shin stays near vertical.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const front = repFrontSide(rep);
         // As far forward as the knee stayed for more than one frame: one frame's knee keypoint
         // jumping ahead is not the knee travelling (common.ts sustained).
@@ -85,26 +85,26 @@ export const lunge: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // A foot is about 0.6 shin lengths long: beyond 0.75 the knee is clearly past the toes.
         const limit = 0.75;
-        const fault = verdict(rep, 'lunge-knee-travel', value - limit, 0.1, 0.25);
+        const fault = judge.verdict(value - limit, 0.1, 0.25);
         return fault && { ...fault, evidence: index, description: `The front knee travelled ${round(clamp(value, 0, 2) * 100)}% of a shin length ahead of the ankle.` };
       },
       strength: { category: 'alignment', name: 'Stable front shin', description: 'Front knee stayed over the foot.' },
-    },
-    {
+    }),
+    rule({
       id: 'lunge-torso', category: 'posture', name: 'Torso leaning forward',
       correction: 'Keep the chest tall and the shoulders stacked over the hips as you lower.',
       // Not from the front: a torso leaning toward the camera keeps its angle in the picture, so a
       // front view would pass any lean (and report "Tall torso") without seeing it.
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         // Some forward lean is normal in a lunge; past 30 deg the load shifts off the legs.
-        const fault = verdict(rep, 'lunge-torso', value - 30, 8, 15);
+        const fault = judge.verdict(value - 30, 8, 15);
         return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg from vertical.` };
       },
       strength: { category: 'posture', name: 'Tall torso', description: 'Torso stayed upright.' },
-    },
+    }),
     bounceRule('lunge'),
   ],
 };

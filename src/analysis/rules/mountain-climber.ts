@@ -4,7 +4,7 @@
 // hip flexion (shoulder-hip-knee angle) from the plank's straight line.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
-import { bodyLine, bodyLying, extreme, graded, hipAngle, pastLimit, repSide, round, sideOn, verdict } from './common.js';
+import { bodyLine, bodyLying, extreme, graded, hipAngle, repSide, round, sideOn, rule } from './common.js';
 
 /** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
 export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngle(f, s)) / 70;
@@ -23,22 +23,22 @@ export const mountainClimber: ExerciseDef = {
   gate: (f) => bodyLying(f, 40),
   gateDescription: 'in a plank: torso within 40 deg of horizontal',
   rules: [
-    {
+    rule({
       id: 'climber-drive', category: 'range_of_motion', name: 'Short knee drive',
       correction: 'Drive the knee all the way under the chest on every step.',
       views: ['side', 'diagonal'],
-      check(rep) {
-        const past = verdict(rep, 'climber-drive', 0.8 - rep.peakProgress, 0.15, 0.3);
+      check(rep, judge) {
+        const past = judge.verdict(0.8 - rep.peakProgress, 0.15, 0.3);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
       },
       strength: { category: 'range_of_motion', name: 'Full knee drive', description: 'Drove the knee under the chest.' },
-    },
-    {
+    }),
+    rule({
       id: 'climber-hips-high', category: 'posture', name: 'Hips piking up',
       correction: 'Keep the hips level with the shoulders, the body one straight line from head to the back heel.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // The hip's bend from the shoulder-ankle line on the extended frames of the rep, on a rep
         // seen side-on (sideOn, as for push-ups): from a diagonal the body line's length along the
         // picture shortens while the hips' rise does not, so a level plank reads piked or sagging.
@@ -47,27 +47,27 @@ export const mountainClimber: ExerciseDef = {
         const bends = rep.frames.map((f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : b ? -b.bend : NaN; });
         const value = quantile(bends, 0.5);
         if (!Number.isFinite(value)) return undefined;
-        if (pastLimit(rep, 'climber-hips-high', value - 35, 10) <= 0) return null;
+        if (judge.pastLimit(value - 35, 10) <= 0) return null;
         const { index } = extreme(rep, (f) => { const b = bodyLine(f, side); return b && !b.below ? b.bend : NaN; }, 'max');
         return { ...graded(value - 35, 10, 20), evidence: index, description: `The hips rose about ${round(value)} deg above the shoulder-heel line.` };
       },
       strength: { category: 'posture', name: 'Level hips', description: 'The hips stayed level with the shoulders.' },
-    },
-    {
+    }),
+    rule({
       id: 'climber-hips-sag', category: 'posture', name: 'Hips sagging',
       correction: 'Brace the core so the hips do not drop below the line from the shoulders to the back heel.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         if (!sideOn(rep)) return undefined;
         const side = repSide(rep);
         const sag = (f: FrameCtx) => { const b = bodyLine(f, side); return b ? (b.below ? b.bend : 0) : NaN; };
         const value = quantile(rep.frames.map(sag), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'climber-hips-sag', value - 15, 8, 15);
+        const past = judge.verdict(value - 15, 8, 15);
         if (!past) return null;
         return { ...past, evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
       },
       strength: { category: 'posture', name: 'Braced plank', description: 'The hips stayed up in line with the body.' },
-    },
+    }),
   ],
 };

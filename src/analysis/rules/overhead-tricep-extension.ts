@@ -4,7 +4,7 @@
 // a vertical distance that reads the same from the front, the side or behind.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { atEnds, atPeak, elbowAngle, onRepSide, round, squareOn, verdict } from './common.js';
+import { atEnds, atPeak, elbowAngle, onRepSide, round, squareOn, rule } from './common.js';
 import { dropBelowShoulder, meanOf } from './body.js';
 import { elbowFlare } from './reach.js';
 
@@ -32,47 +32,47 @@ export const overheadTricepExtension: ExerciseDef = {
   gate: elbowsUp,
   gateDescription: 'elbows above the shoulders',
   rules: [
-    {
+    rule({
       id: 'ote-depth', category: 'range_of_motion', name: 'Shallow lowering',
       correction: 'Lower the weight behind the head until the elbows bend past 90 deg.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'ote-depth', v - 95, 15, 30);
+        const past = judge.verdict(v - 95, 15, 30);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
       },
       strength: { category: 'range_of_motion', name: 'Full stretch', description: 'Lowered the weight deep behind the head.' },
-    },
-    {
+    }),
+    rule({
       id: 'ote-lockout', category: 'range_of_motion', name: 'Incomplete extension',
       correction: 'Straighten the arms fully overhead at the top of every rep.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'ote-lockout', 150 - v, 15, 30);
+        const past = judge.verdict(150 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Straightened the arms overhead.' },
-    },
-    {
+    }),
+    rule({
       id: 'ote-elbow-flare', category: 'technique', name: 'Elbows flaring out',
       correction: 'Keep the elbows pointing up and close to the head; let only the forearms move.',
       views: ['front'],
-      check(rep) {
+      check(rep, judge) {
         // A width across the picture: true only square-on (a back view is named back at any yaw).
         if (!squareOn(rep)) return undefined;
         const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
         // Elbows spread wider than 1.4 shoulder widths at the bottom of the rep.
-        const past = verdict(rep, 'ote-elbow-flare', v - 1.4, 0.2, 0.4);
+        const past = judge.verdict(v - 1.4, 0.2, 0.4);
         if (!past) return null;
         return { ...past, evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
       },
       strength: { category: 'technique', name: 'Elbows in', description: 'The elbows stayed close to the head.' },
-    },
+    }),
   ],
 };

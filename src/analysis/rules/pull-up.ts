@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { pairPoint, VISIBLE } from '../signals.js';
-import { atEnds, elbowAngle, extreme, round, sustained, torsoLean, verdict } from './common.js';
+import { atEnds, elbowAngle, extreme, round, sustained, torsoLean, rule } from './common.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -48,49 +48,49 @@ export const pullUp: ExerciseDef = {
   gate: hanging,
   gateDescription: 'hanging: hands above the shoulders',
   rules: [
-    {
+    rule({
       id: 'pull-up-chin', category: 'range_of_motion', name: 'Chin below the bar',
       correction: 'Pull until the chin clears the bar, driving the elbows down toward the ribs.',
       views: ['side', 'diagonal', 'front'],
       // The chin (the nose keypoint) is hidden from behind: a back view cannot show it over the bar.
       readsFace: true,
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, chinOverHands, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'pull-up-chin', -0.05 - value, 0.1, 0.25);
+        const past = judge.verdict(-0.05 - value, 0.1, 0.25);
         if (!past) return null;
         return { ...past, evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` };
       },
       strength: { category: 'range_of_motion', name: 'Chin over the bar', description: 'Pulled the chin over the bar.' },
-    },
-    {
+    }),
+    rule({
       id: 'pull-up-hang', category: 'range_of_motion', name: 'No full hang',
       correction: 'Lower until the arms are straight before the next pull.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'pull-up-hang', 145 - v, 15, 30);
+        const past = judge.verdict(145 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Dead hang', description: 'Arms straightened between reps.' },
-    },
-    {
+    }),
+    rule({
       id: 'pull-up-kip', category: 'technique', name: 'Swinging (kipping)',
       correction: 'Brace the core and keep the legs still under the bar; pull with the back, not momentum.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // The lean held for more than one frame at each end of the swing: one frame's hip or
         // shoulder keypoint jumping is not the body swinging (common.ts sustained).
         const max = sustained(rep, torsoLean, 'max'), min = sustained(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        const past = verdict(rep, 'pull-up-kip', swing - 20, 10, 20);
+        const past = judge.verdict(swing - 20, 10, 20);
         if (!past) return null;
         return { ...past, evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` };
       },
       strength: { category: 'technique', name: 'Strict pull', description: 'No swing from the legs.' },
-    },
+    }),
   ],
 };

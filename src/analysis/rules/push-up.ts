@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, repSide, round, sideOn, wristDrop, bounceRule, graded, pastLimit, verdict } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 
 /**
@@ -77,7 +77,7 @@ export const pushUp: ExerciseDef = {
   gate: (f) => bodyLying(f, 55) || headDown(f),
   gateDescription: 'body in a plank: torso within 55 deg of horizontal, or the head no higher than the shoulders',
   rules: [
-    {
+    rule({
       id: 'push-up-hips', category: 'alignment', name: 'Hips sagging or piking',
       correction: 'Squeeze the glutes and brace the abs so shoulders, hips and ankles stay in one straight line.',
       // From a diagonal the body line is foreshortened and the near and far limbs mix: a push-up
@@ -86,7 +86,7 @@ export const pushUp: ExerciseDef = {
       // tens of degrees of side-on (a piked plank often is) shows the body line as well as a
       // side view does. Elsewhere "Not checked".
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         if (!sideOn(rep)) return undefined;
         // Judged only when the shoulder-hip-ankle line is seen through most of the rep: a few
         // frames while getting into position are not the rep.
@@ -103,7 +103,7 @@ export const pushUp: ExerciseDef = {
         // little raised (up to 15 deg above the line over the rep) still pass as good form with
         // the people who judged push-ups; past 20 it is the inverted V they call piking.
         const sagAt = 12, pikeAt = 20;
-        pastLimit(rep, 'push-up-hips', Math.max((sag.value - sagAt) / 6, Number.isFinite(pike.value) ? (-pike.value - pikeAt) / 8 : -Infinity), 1);
+        judge.pastLimit(Math.max((sag.value - sagAt) / 6, Number.isFinite(pike.value) ? (-pike.value - pikeAt) / 8 : -Infinity), 1);
         if (sag.value > sagAt) {
           return { ...graded(sag.value - sagAt, 6, 14), evidence: sag.index, description: `The hips sagged about ${round(sag.value)} deg below the shoulder-ankle line.` };
         }
@@ -113,12 +113,12 @@ export const pushUp: ExerciseDef = {
         return null;
       },
       strength: { category: 'alignment', name: 'Straight body line', description: 'Shoulders, hips and ankles stayed in line.' },
-    },
-    {
+    }),
+    rule({
       id: 'push-up-range', category: 'range_of_motion', name: 'Shallow push-up',
       correction: 'Lower until the elbows reach about 90 deg and the chest is a fist above the floor.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         // Depth is how far the shoulders came down toward the hands, in this person's arm lengths
         // from their own arms-straight top (the rep signal): full depth (1) is the chest a fist
         // above the floor. It reads the same from every side, and unlike the elbow angle it does
@@ -126,20 +126,20 @@ export const pushUp: ExerciseDef = {
         // good reach 0.96-1.4; the shallow ones they call bad 0.5-0.95.
         const depth = rep.peakProgress;
         if (!Number.isFinite(depth)) return undefined;
-        const fault = verdict(rep, 'push-up-range', 0.95 - depth, 0.12, 0.3);
+        const fault = judge.verdict(0.95 - depth, 0.12, 0.3);
         if (!fault) return null;
         const { value: elbow } = over(rep, elbowAngle, 0.1);
         const elbowSays = rep.view !== 'front' && Number.isFinite(elbow) ? `, elbows bent to about ${round(elbow)} deg` : '';
         return { ...fault, evidence: rep.peak, description: `The chest came down to about ${round(depth * 100)}% of the full depth${elbowSays}.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep push-up', description: 'Lowered the chest to a fist above the floor.' },
-    },
-    {
+    }),
+    rule({
       id: 'push-up-head', category: 'posture', name: 'Head dropping',
       correction: 'Keep the neck long and the gaze slightly ahead of the hands, in line with the spine.',
       // Side-on only, by the rep's own yaw (as for the hips above).
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         if (!sideOn(rep)) return undefined;
         // The ear sits above the shoulder joint, so a neutral neck already reads up to 35 deg here
         // (people whose push-ups others call good read -5 to 35); the median over the rep is
@@ -161,16 +161,16 @@ export const pushUp: ExerciseDef = {
         if (!seenThrough(rep, (f) => hipSag(f, side))) return undefined;
         const { value, index } = over(rep, m, 0.5);
         if (!Number.isFinite(value)) return undefined;
-        const fault = verdict(rep, 'push-up-head', value - 40, 8, 16);
+        const fault = judge.verdict(value - 40, 8, 16);
         return fault && { ...fault, evidence: index, description: `The head dropped about ${round(value)} deg below the line of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the spine.' },
-    },
-    {
+    }),
+    rule({
       id: 'push-up-elbow-flare', category: 'alignment', name: 'Elbows flaring',
       correction: 'Tuck the elbows to about 45 deg from the body instead of pointing them straight out.',
       views: ['front', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // Seen side-on the elbows overlap the shoulders and their sideways reach is noise (a
         // piked plank named diagonal, 80 deg from square-on, once read as flared): not checked.
         if (sideOn(rep)) return undefined;
@@ -179,11 +179,11 @@ export const pushUp: ExerciseDef = {
         // past 65 deg, at the bottom, where the shoulder is loaded.
         const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
-        const fault = verdict(rep, 'push-up-elbow-flare', v - 65, 8, 16);
+        const fault = judge.verdict(v - 65, 8, 16);
         return fault && { ...fault, evidence: rep.peak, description: `At the bottom the upper arms opened about ${round(v)} deg from the body, flared out to the sides (about 45 deg protects the shoulders).` };
       },
       strength: { category: 'alignment', name: 'Elbows tucked', description: 'Elbows stayed at a safe angle to the body.' },
-    },
+    }),
     bounceRule('push-up'),
   ],
 };

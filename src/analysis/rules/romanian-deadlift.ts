@@ -3,7 +3,7 @@
 // hinge signal (torso tilt and shoulder drop against the standing references of the surrounding
 // seconds); what differs is the form: the knees must stay soft, not bend into a squat.
 import type { ExerciseDef } from '../exercise.js';
-import { extreme, kneeAngle, onRepSide, over, round, verdict } from './common.js';
+import { extreme, kneeAngle, onRepSide, over, round, rule } from './common.js';
 import { deadlift, handsAheadFrom, hingeCalibration, hingeProgress, onFeet, repFacing, repTilt, upPhase } from './deadlift.js';
 
 export const romanianDeadlift: ExerciseDef = {
@@ -19,62 +19,62 @@ export const romanianDeadlift: ExerciseDef = {
   gate: onFeet,
   gateDescription: deadlift.gateDescription,
   rules: [
-    {
+    rule({
       id: 'rdl-hinge-depth', category: 'range_of_motion', name: 'Shallow hinge',
       correction: 'Push the hips further back until the torso is at least 45 deg forward and the weight passes the knees.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         // Tilt from this rep's own standing posture, so a camera above or below reads the same.
         const { value, index } = extreme(rep, repTilt(rep), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'rdl-hinge-depth', 45 - value, 10, 20);
+        const past = judge.verdict(45 - value, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Full hinge', description: 'Hinged deep with the weight past the knees.' },
-    },
-    {
+    }),
+    rule({
       id: 'rdl-knee-bend', category: 'technique', name: 'Knees bending into a squat',
       correction: 'Keep a soft, fixed knee bend: the hips move back, the knees do not travel down or forward.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A Romanian deadlift keeps the knees at 140-170 deg; below 130 it is a conventional pull.
-        const past = verdict(rep, 'rdl-knee-bend', 130 - value, 15, 30);
+        const past = judge.verdict(130 - value, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` };
       },
       strength: { category: 'technique', name: 'Soft, fixed knees', description: 'The knees stayed softly bent while the hips hinged.' },
-    },
-    {
+    }),
+    rule({
       id: 'rdl-weight-drift', category: 'technique', name: 'Weight drifting away from the legs',
       correction: 'Slide the weight down the thighs; keep it touching or close to the legs all the way.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const dir = repFacing(rep);
         if (!dir) return undefined;
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'rdl-weight-drift', value - 0.25, 0.1, 0.2);
+        const past = judge.verdict(value - 0.25, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed along the legs.' },
-    },
-    {
+    }),
+    rule({
       id: 'rdl-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
       correction: 'Finish every rep standing tall with the hips fully forward.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const up = upPhase(rep);
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'rdl-lockout', value - 20, 10, 25);
+        const past = judge.verdict(value - 20, 10, 25);
         if (!past) return null;
         return { ...past, evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall at the top of every rep.' },
-    },
+    }),
   ],
 };

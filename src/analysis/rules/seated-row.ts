@@ -3,7 +3,7 @@
 // signal (hand distance from the shoulder with depth, blended with the elbow bend), which also
 // reads from behind, where the arms reach away from the camera; only the posture differs.
 import type { ExerciseDef } from '../exercise.js';
-import { atEnds, elbowAngle, extreme, round, torsoLean, upright, verdict } from './common.js';
+import { atEnds, elbowAngle, extreme, round, torsoLean, upright, rule } from './common.js';
 import { pullingElbow, pullProgress } from './bent-over-row.js';
 import { maxOf } from './body.js';
 
@@ -19,45 +19,45 @@ export const seatedRow: ExerciseDef = {
   gate: (f) => upright(f, 40),
   gateDescription: 'sitting or standing upright, torso within 40 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'seated-row-range', category: 'range_of_motion', name: 'Short pull',
       correction: 'Pull until the handle touches the lower ribs and the elbows pass the torso.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'seated-row-range', value - 100, 15, 30);
+        const past = judge.verdict(value - 100, 15, 30);
         if (!past) return null;
         return { ...past, evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` };
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the handle to the torso.' },
-    },
-    {
+    }),
+    rule({
       id: 'seated-row-rock', category: 'posture', name: 'Rocking the torso',
       correction: 'Keep the torso still and upright; only the arms and shoulder blades move.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const rock = max.value - min.value;
-        const past = verdict(rep, 'seated-row-rock', rock - 15, 8, 15);
+        const past = judge.verdict(rock - 15, 8, 15);
         if (!past) return null;
         return { ...past, evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` };
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms pulled.' },
-    },
-    {
+    }),
+    rule({
       id: 'seated-row-extension', category: 'range_of_motion', name: 'Arms not straightening',
       correction: 'Let the arms straighten fully in front between pulls so the back stretches.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = verdict(rep, 'seated-row-extension', 145 - v, 15, 30);
+        const past = judge.verdict(145 - v, 15, 30);
         if (!past) return null;
         return { ...past, evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Straightened the arms between pulls.' },
-    },
+    }),
   ],
 };

@@ -3,7 +3,7 @@
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { atPeak, extreme, onRepSide, round, sustained, torsoLean, upright, wristDrop, elbowAngle, verdict } from './common.js';
+import { atPeak, extreme, onRepSide, round, sustained, torsoLean, upright, wristDrop, elbowAngle, rule } from './common.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -47,56 +47,56 @@ export const shoulderPress: ExerciseDef = {
   gate: (f) => upright(f, 35),
   gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'press-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
       correction: 'Press until the arms are fully straight with the weight over the middle of the head.',
       views: ['front', 'side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const fault = verdict(rep, 'press-lockout', 155 - value, 10, 25);
+        const fault = judge.verdict(155 - value, 10, 25);
         return fault && { ...fault, evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Arms straight overhead.' },
-    },
-    {
+    }),
+    rule({
       id: 'press-depth', category: 'range_of_motion', name: 'Short bottom position',
       correction: 'Lower the weight to shoulder height, about chin level, before pressing again.',
       views: ['front', 'side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(wristRise).filter(Number.isFinite);
         if (!ends.length) return undefined;
         const low = Math.min(...ends);
-        const fault = verdict(rep, 'press-depth', low - 0.35, 0.1, 0.2);
+        const fault = judge.verdict(low - 0.35, 0.1, 0.2);
         return fault && { ...fault, evidence: 0, description: `The weight only came down to ${round(low * 100)}% of an arm length above the shoulders.` };
       },
       strength: { category: 'range_of_motion', name: 'Full descent', description: 'Weight lowered to the shoulders.' },
-    },
-    {
+    }),
+    rule({
       id: 'press-back-arch', category: 'posture', name: 'Leaning back',
       correction: 'Squeeze the glutes and brace the abs so the ribs stay down and the torso vertical.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // The lean held for more than one frame, not one frame's shoulder or hip keypoint slipping.
         const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const fault = verdict(rep, 'press-back-arch', value - 15, 5, 12);
+        const fault = judge.verdict(value - 15, 5, 12);
         return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
       },
       strength: { category: 'posture', name: 'Stacked torso', description: 'Ribs down, torso vertical.' },
-    },
-    {
+    }),
+    rule({
       id: 'press-uneven', category: 'symmetry', name: 'Uneven arms',
       correction: 'Press both arms at the same speed and finish them together.',
       views: ['front'],
-      check(rep) {
+      check(rep, judge) {
         // At the top, the median of the peak frame and its neighbours: one frame's wrist is not the press.
         const v = atPeak(rep, wristImbalance);
         if (!Number.isFinite(v)) return undefined;
-        const fault = verdict(rep, 'press-uneven', v - 0.15, 0.1, 0.2);
+        const fault = judge.verdict(v - 0.15, 0.1, 0.2);
         return fault && { ...fault, evidence: rep.peak, description: `One hand finished ${round(v * 100)}% of an arm length lower than the other.` };
       },
       strength: { category: 'symmetry', name: 'Even press', description: 'Both arms moved together.' },
-    },
+    }),
   ],
 };

@@ -2,7 +2,7 @@
 // straight. Filmed from the front; the signal is the bent knee plus the hip drop.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, kneeAngle, round, squareOn, torsoLean, upright, verdict } from './common.js';
+import { extreme, kneeAngle, round, squareOn, torsoLean, upright, rule } from './common.js';
 import { frontSide, repFrontSide } from './lunge.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
@@ -34,62 +34,62 @@ export const sideLunge: ExerciseDef = {
   gate: (f) => upright(f, 55, true),
   gateDescription: 'torso within 55 deg of vertical',
   rules: [
-    {
+    rule({
       id: 'side-lunge-depth', category: 'range_of_motion', name: 'Side lunge depth',
       correction: 'Sit further into the working hip until that thigh approaches parallel.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, (f) => Math.min(kneeAngle(f, 'left') || 180, kneeAngle(f, 'right') || 180), 'min');
         if (!(value < 180)) return undefined;
-        const past = verdict(rep, 'side-lunge-depth', value - 115, 10, 20);
+        const past = judge.verdict(value - 115, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The working knee bent only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep side lunge', description: 'Sat deep into the working hip.' },
-    },
-    {
+    }),
+    rule({
       id: 'side-lunge-knee', category: 'alignment', name: 'Knee caving in',
       correction: 'Point the knee the same way as the toes and push it slightly out over the foot.',
       views: ['front', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // Widths across the picture read true only square-on: turned further (a back view is
         // named back at any yaw), a knee travelling forward also moves across the picture.
         if (!squareOn(rep)) return undefined;
         const working = repFrontSide(rep);
         const { value, index } = extreme(rep, (f) => kneeInside(f, working), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'side-lunge-knee', value - 0.2, 0.1, 0.2);
+        const past = judge.verdict(value - 0.2, 0.1, 0.2);
         if (!past) return null;
         return { ...past, evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` };
       },
       strength: { category: 'alignment', name: 'Knee over the foot', description: 'Working knee tracked the toes.' },
-    },
-    {
+    }),
+    rule({
       id: 'side-lunge-trailing', category: 'technique', name: 'Trailing leg bending',
       correction: 'Keep the trailing leg straight and its foot flat as you shift sideways.',
       views: ['front', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, trailingKnee, 'min');
         if (!Number.isFinite(value) || rep.peakProgress < 0.5) return undefined;
         const v = trailingKnee(rep.frames[rep.peak]!);
-        const past = verdict(rep, 'side-lunge-trailing', 150 - v, 10, 25);
+        const past = judge.verdict(150 - v, 10, 25);
         if (!past) return null;
         return { ...past, evidence: Number.isFinite(value) ? rep.peak : index, description: `The trailing knee was bent to ${round(v)} deg at the bottom.` };
       },
       strength: { category: 'technique', name: 'Straight trailing leg', description: 'Trailing leg stayed long.' },
-    },
-    {
+    }),
+    rule({
       id: 'side-lunge-torso', category: 'posture', name: 'Torso collapsing',
       correction: 'Hinge slightly at the hips but keep the chest proud and the back flat.',
       views: ['front', 'diagonal', 'side'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'side-lunge-torso', value - 40, 8, 15);
+        const past = judge.verdict(value - 40, 8, 15);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso tipped about ${round(value)} deg from vertical.` };
       },
       strength: { category: 'posture', name: 'Proud chest', description: 'Torso stayed controlled.' },
-    },
+    }),
   ],
 };

@@ -4,7 +4,7 @@
 // is foreshortened, so the same measure still rises from near 0 to near 1.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
-import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, round, torsoElevation, hipHeight, verdict } from './common.js';
+import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, round, torsoElevation, hipHeight, rule } from './common.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -37,36 +37,36 @@ export const sitUp: ExerciseDef = {
   gate: (f) => seatedOrLying(f),
   gateDescription: 'on the floor, hips near ankle height',
   rules: [
-    {
+    rule({
       id: 'situp-range', category: 'range_of_motion', name: 'Not sitting all the way up',
       correction: 'Come up until the chest is over the thighs and the torso is upright.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, torsoElevation, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'situp-range', 70 - value, 8, 15);
+        const past = judge.verdict(70 - value, 8, 15);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
       },
       strength: { category: 'range_of_motion', name: 'Full sit-up', description: 'Torso came fully upright.' },
-    },
-    {
+    }),
+    rule({
       id: 'situp-neck', category: 'posture', name: 'Pulling on the neck',
       correction: 'Keep the chin a fist away from the chest and lift with the abs, not the hands.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // A neutral neck already reads 50-65 deg against the shoulder-hip line (the ear sits in
         // front of the shoulder joint when curled up), so only a clearly tucked chin is flagged.
         const side = repSide(rep);
         const { value, index } = over(rep, (f) => -headDrop(f, side), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'situp-neck', value - 75, 10, 20);
+        const past = judge.verdict(value - 75, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the torso.' },
-    },
-    {
+    }),
+    rule({
       id: 'situp-descent', category: 'tempo', name: 'Dropping back down',
       correction: 'Lower the torso slowly, taking at least as long as on the way up.',
       views: ['side', 'diagonal', 'front'],
@@ -77,22 +77,22 @@ export const sitUp: ExerciseDef = {
         return { severity: 'minor', evidence: rep.peak, description: `The way down took ${(down / 1000).toFixed(1)} s against ${(up / 1000).toFixed(1)} s up.` };
       },
       strength: { category: 'tempo', name: 'Controlled descent', description: 'Lowered under control.' },
-    },
-    {
+    }),
+    rule({
       id: 'situp-feet', category: 'stability', name: 'Feet lifting',
       correction: 'Keep the feet flat on the floor; anchor them or bend the knees more if they lift.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const start = ankleY(rep.frames[0]!);
         if (!Number.isFinite(start)) return undefined;
         // Feet lift when the torso comes up, so the rise is read at the top of the rep.
         const value = atPeak(rep, (f) => (start - ankleY(f)) / f.legLen), index = rep.peak;
         if (!Number.isFinite(value) || !(onRepSide(rep, kneeAngle)(rep.frames[0]!) < 150)) return undefined;
-        const past = verdict(rep, 'situp-feet', value - 0.15, 0.05, 0.1);
+        const past = judge.verdict(value - 0.15, 0.05, 0.1);
         if (!past) return null;
         return { ...past, evidence: index, description: 'The feet came off the floor as the torso rose.' };
       },
       strength: { category: 'stability', name: 'Feet anchored', description: 'Feet stayed down.' },
-    },
+    }),
   ],
 };

@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, pastLimit, verdict } from './common.js';
+import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -169,11 +169,11 @@ export const squat: ExerciseDef = {
   gate: (f) => upright(f, 55, true) || (upright(f, 75) && kneeAngle(f) < 90),
   gateDescription: 'torso within 55 deg of vertical, or within 75 deg with the knees bent past 90 deg',
   rules: [
-    {
+    rule({
       id: 'squat-depth', category: 'range_of_motion', name: 'Squat depth',
       correction: 'Sit the hips down until the thighs are parallel to the floor, keeping the chest up.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         // Depth as people judge it is the thigh against the floor (the hip crease level with the
         // knee), not the knee angle: knees that shoot forward close the knee to 80 deg while the
         // thighs are still well above parallel. The thigh's rise toward level, in this person's
@@ -189,23 +189,23 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const { value: thigh, index: at } = over(rep, (f) => thighProgress(f, side), 0.9);
         if (Number.isFinite(thigh)) {
-          const fault = verdict(rep, 'squat-depth', limit - thigh, 0.15, 0.3);
+          const fault = judge.verdict(limit - thigh, 0.15, 0.3);
           return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         const { value: knee, index } = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1);
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
-        const fault = verdict(rep, 'squat-depth', knee - 105, 10, 25);
+        const fault = judge.verdict(knee - 105, 10, 25);
         return fault && { ...fault, evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
-    },
-    {
+    }),
+    rule({
       id: 'squat-too-deep', category: 'range_of_motion', name: 'Squat too deep',
       correction: 'Stop where the thighs are parallel or a little below, before the lower back rounds under (the pelvis tucking at the bottom).',
       // Hip below knee is a vertical distance: true side-on and from a diagonal; from the front a
       // thigh pointing at the camera hides it.
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // Hips sinking far below the knees (the thigh more than about 30 deg below level) is where
         // most people's pelvis tucks under and the lower back rounds ("butt wink"): past half a
         // thigh length below the knee, in this person's own thigh length.
@@ -214,16 +214,16 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = sustained(rep, (f) => hipBelowKnee(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const fault = verdict(rep, 'squat-too-deep', value - 0.5, 0.1, 0.25);
+        const fault = judge.verdict(value - 0.5, 0.1, 0.25);
         return fault && { ...fault, evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
       },
       strength: { category: 'range_of_motion', name: 'Controlled depth', description: 'Stopped at a depth the back could hold.' },
-    },
-    {
+    }),
+    rule({
       id: 'squat-knees-forward', category: 'alignment', name: 'Knees past the toes',
       correction: 'Start the squat by sending the hips back, and let the chest come forward so the shins stay about parallel to the back.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         // In a balanced squat the shins and the back stay roughly parallel: knees travelling
         // forward are balanced by the hips going back and the chest leaning. Knees that lead
         // (shins tilted far more than the torso) push the knees out past the toes and load the
@@ -240,16 +240,16 @@ export const squat: ExerciseDef = {
         const excess = Math.min(shin - lean - 20, shin - 45);
         // Knees behind the toe tip pass whatever the shins' lead: their margin is at most zero (toes
         // unseen, the shins alone decide).
-        const fault = verdict(rep, 'squat-knees-forward', past <= 0 ? Math.min(0, excess) : excess, 8, 16);
+        const fault = judge.verdict(past <= 0 ? Math.min(0, excess) : excess, 8, 16);
         return fault && { ...fault, evidence: rep.peak, description: `At the bottom the shins tilted ${round(shin)} deg forward against ${round(lean)} deg of torso lean, the knees ${Number.isFinite(past) ? `${round(past * 100)}% of a shin length ` : ''}past the toes.` };
       },
       strength: { category: 'alignment', name: 'Balanced knees and hips', description: 'Shins and back stayed about parallel.' },
-    },
-    {
+    }),
+    rule({
       id: 'squat-knee-valgus', category: 'alignment', name: 'Knees caving in',
       correction: 'Push the knees out over the toes on the way down and up; keep the weight across the whole foot.',
       views: ['front'],
-      check(rep) {
+      check(rep, judge) {
         // Valgus is the knees moving toward the midline, a frontal-plane motion: only a camera
         // near square-on to the hips shows it. Turned further (a diagonal, front or back), a knee
         // travelling forward over the toes also moves across the picture and reads as caving in:
@@ -270,7 +270,7 @@ export const squat: ExerciseDef = {
         const drive = kneesNarrowOnTheWayUp(rep);
         // The margin kept for the set is the reading furthest past its limit, in its moderate bands.
         const bands = [(0.85 - width.value) / 0.1, (inside.value - 0.12) / 0.08, drive ? (0.82 - drive.ratio) / 0.08 : NaN].filter(Number.isFinite);
-        pastLimit(rep, 'squat-knee-valgus', Math.max(...bands), 1);
+        judge.pastLimit(Math.max(...bands), 1);
         if (width.value < 0.85) {
           found.push({ ...graded(0.85 - width.value, 0.1, 0.25), evidence: width.index, description: `The knees came in to ${round(width.value * 100)}% of the ankle width (valgus).` });
         }
@@ -283,12 +283,12 @@ export const squat: ExerciseDef = {
         return found.length ? found.reduce((a, b) => (b.impact! < a.impact! ? b : a)) : null;
       },
       strength: { category: 'alignment', name: 'Knees track the toes', description: 'Knees stayed out over the feet.' },
-    },
-    {
+    }),
+    rule({
       id: 'squat-torso-lean', category: 'posture', name: 'Excessive forward lean',
       correction: 'Keep the chest up and brace the core; let the hips sit down between the heels rather than back.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = sustained(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
         // A bodyweight or low-bar squat leans up to 45-50 deg with the hips sent back (squats
@@ -301,17 +301,17 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const overShins = sustained(rep, (f) => torsoLean(f) - shinTilt(f, side), 'max').value;
         const relative = Number.isFinite(overShins);
-        const fault = verdict(rep, 'squat-torso-lean', relative ? Math.min(value - 50, overShins - 20) : value - 50, 6, 12);
+        const fault = judge.verdict(relative ? Math.min(value - 50, overShins - 20) : value - 50, 6, 12);
         return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom${relative ? `, ${round(overShins)} deg more than the shins` : ''}.` };
       },
       strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
-    },
-    {
+    }),
+    rule({
       id: 'squat-heels', category: 'stability', name: 'Heels lifting',
       correction: 'Keep the heels down and the weight over the mid-foot; widen the stance slightly if needed.',
       // The ankle's rise is read against the image's vertical: only a steady side-on camera shows it.
       views: ['side'],
-      check(rep) {
+      check(rep, judge) {
         // Where the ankles stood as the rep began: the median of its first three frames, not the
         // first one alone, whose ankle keypoint slipping down would read as the heels rising.
         const start = quantile(rep.frames.slice(0, 3).map(ankleY), 0.5);
@@ -321,11 +321,11 @@ export const squat: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // The ankle keypoint wanders a few hundredths of a leg length at the bottom of a squat
         // with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
-        const fault = verdict(rep, 'squat-heels', value - 0.1, 0.04, 0.08);
+        const fault = judge.verdict(value - 0.1, 0.04, 0.08);
         return fault && { ...fault, evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
-    },
+    }),
     bounceRule('squat'),
   ],
 };

@@ -3,7 +3,7 @@
 // elbows from the rack to overhead, as for the shoulder press); the squat half is judged by the
 // rules: a rep whose thighs never came down is a push press, not a thruster.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, kneeAngle, onRepSide, repSide, round, torsoLean, verdict } from './common.js';
+import { elbowAngle, extreme, kneeAngle, onRepSide, repSide, round, torsoLean, rule } from './common.js';
 import { armPressProgress, pressProgress, wristRise } from './shoulder-press.js';
 import { thighProgress } from './squat.js';
 
@@ -25,45 +25,45 @@ export const thruster: ExerciseDef = {
   gate: notFolded,
   gateDescription: 'squatting or standing with the weight at the shoulders or overhead',
   rules: [
-    {
+    rule({
       id: 'thruster-depth', category: 'range_of_motion', name: 'Shallow squat',
       correction: 'Squat until the thighs are parallel before driving up into the press.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const side = repSide(rep);
         const { value, index } = extreme(rep, (f) => thighProgress(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'thruster-depth', 0.75 - value, 0.15, 0.35);
+        const past = judge.verdict(0.75 - value, 0.15, 0.35);
         if (!past) return null;
         return { ...past, evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
       },
       strength: { category: 'range_of_motion', name: 'Deep squat', description: 'Reached parallel before pressing.' },
-    },
-    {
+    }),
+    rule({
       id: 'thruster-lockout', category: 'range_of_motion', name: 'Incomplete lock-out',
       correction: 'Finish every rep with straight arms and the weight over the middle of the head.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'thruster-lockout', 155 - value, 10, 25);
+        const past = judge.verdict(155 - value, 10, 25);
         if (!past) return null;
         return { ...past, evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight overhead.' },
-    },
-    {
+    }),
+    rule({
       id: 'thruster-chest', category: 'posture', name: 'Chest dropping in the squat',
       correction: 'Keep the elbows high and the chest up in the squat so the weight stays over the mid-foot.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'thruster-chest', value - 45, 8, 15);
+        const past = judge.verdict(value - 45, 8, 15);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` };
       },
       strength: { category: 'posture', name: 'Upright front rack', description: 'Chest stayed up in the squat.' },
-    },
+    }),
   ],
 };

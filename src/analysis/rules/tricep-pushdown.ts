@@ -4,7 +4,7 @@
 // foreshortened.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, onRepSide, over, round, torsoLean, upright, verdict } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, torsoLean, upright, rule } from './common.js';
 import { upperArmDrift } from './bicep-curl.js';
 
 /** Wrist below its elbow in forearm lengths (about 0.45 of the arm): 0 forearm level, 1 hanging. */
@@ -45,45 +45,45 @@ export const tricepPushdown: ExerciseDef = {
   gate: (f) => upright(f, 40) && elbowsDown(f),
   gateDescription: 'standing, torso within 40 deg of vertical, elbows below the shoulders',
   rules: [
-    {
+    rule({
       id: 'pushdown-lockout', category: 'range_of_motion', name: 'Incomplete extension',
       correction: 'Push until the arms are fully straight and squeeze the triceps at the bottom.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'pushdown-lockout', 155 - value, 10, 25);
+        const past = judge.verdict(155 - value, 10, 25);
         if (!past) return null;
         return { ...past, evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight at the bottom.' },
-    },
-    {
+    }),
+    rule({
       id: 'pushdown-elbows', category: 'technique', name: 'Elbows drifting',
       correction: 'Keep the upper arms pinned to the sides; only the forearms move.',
       views: ['side', 'diagonal', 'front'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = over(rep, (f) => upperArmDrift(f), 0.9);
         if (!Number.isFinite(value)) return undefined;
         const limit = rep.view === 'front' ? 35 : 30;
-        const past = verdict(rep, 'pushdown-elbows', value - limit, 10, 20);
+        const past = judge.verdict(value - limit, 10, 20);
         if (!past) return null;
         return { ...past, evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` };
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed at the sides.' },
-    },
-    {
+    }),
+    rule({
       id: 'pushdown-lean', category: 'posture', name: 'Leaning over the handle',
       correction: 'Stand tall with a slight hinge; do not fold over to push with body weight.',
       views: ['side', 'diagonal'],
-      check(rep) {
+      check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = verdict(rep, 'pushdown-lean', value - 30, 8, 15);
+        const past = judge.verdict(value - 30, 8, 15);
         if (!past) return null;
         return { ...past, evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` };
       },
       strength: { category: 'posture', name: 'Tall posture', description: 'Torso stayed upright.' },
-    },
+    }),
   ],
 };
