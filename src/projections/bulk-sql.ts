@@ -95,7 +95,10 @@ SELECT id, min(p) FILTER (WHERE t = 20) AS q, min(p) AS f,
   max(p) FILTER (WHERE t = 24) AS pc,
   max(p) FILTER (WHERE t = 25) AS pf,
   max(p) FILTER (WHERE t = 26) AS px,
-  max(p) FILTER (WHERE t = 27) AS pp
+  max(p) FILTER (WHERE t = 27) AS pp,
+  min(k) AS k, max(k) AS k_max,
+  count(*) FILTER (WHERE t = 20) AS queued, count(*) FILTER (WHERE t IN (24, 25)) AS used, count(*) FILTER (WHERE t = 26) AS cancelled,
+  max(p) FILTER (WHERE t IN (20, 24, 25, 26)) AS last
 FROM temp.ev WHERE t BETWEEN 20 AND 27 GROUP BY id`;
 
 /** As jobs.ts binds `d.retryable ? 1 : 0`: JavaScript's truthiness of a JSON value. */
@@ -150,24 +153,36 @@ FROM temp.uagg g JOIN temp.ev m ON m.p = g.m
   LEFT JOIN temp.ev u ON u.p = g.pu LEFT JOIN temp.ev c ON c.p = g.pc LEFT JOIN temp.ev xn ON xn.p = g.pxn
 WHERE g.m IS NOT NULL AND ${UPLOAD_REGULAR}`;
 
-// Keys (identity.ts): counters and the last change per key, over the events after its KeyIssued
-// (`after`: 0 for all of them, then again per key for one whose events began before it).
-const KEY_AGG = `
-SELECT k, min(p) AS f,
-  count(*) FILTER (WHERE t = 20) AS queued, count(*) FILTER (WHERE t IN (24, 25)) AS used, count(*) FILTER (WHERE t = 26) AS cancelled,
-  max(p) FILTER (WHERE t = 4) AS revoked, max(p) FILTER (WHERE t IN (2, 3)) AS status, max(p) FILTER (WHERE t = 5) AS limit_set, max(p) AS last
-FROM temp.ev WHERE t IN (2, 3, 4, 5, 20, 24, 25, 26) AND p > @after AND (@key IS NULL OR k = @key) GROUP BY k`;
+// Keys (identity.ts): the counters a job's events move on its key, and the last of them, per key.
+// Summed from the jobs' aggregates when every job's events are on one key's stream; else (and for a
+// key with job events before its KeyIssued, `after` its position) counted from the events.
+const KEY_JOBS_SUMMED = `
+SELECT k, min(f) AS f, sum(queued) AS queued, sum(used) AS used, sum(cancelled) AS cancelled, max(last) AS last
+FROM temp.jagg GROUP BY k`;
+const KEY_JOBS_COUNTED = `
+SELECT k, min(p) AS f, count(*) FILTER (WHERE t = 20) AS queued, count(*) FILTER (WHERE t IN (24, 25)) AS used,
+  count(*) FILTER (WHERE t = 26) AS cancelled, max(p) AS last
+FROM temp.ev WHERE t IN (20, 24, 25, 26) AND p > @after AND (@key IS NULL OR k = @key) GROUP BY k`;
 
-interface KeyAgg {
+interface KeyJobs {
   k: string;
   f: number;
   queued: number;
   used: number;
   cancelled: number;
-  revoked: number | null;
-  status: number | null;
-  limit_set: number | null;
   last: number | null;
+}
+
+/** A key or webhook event (few), with the first fields of its data. */
+interface RareEvent {
+  p: number;
+  t: number;
+  k: string;
+  v0: unknown;
+  v1: unknown;
+  v2: unknown;
+  v3: unknown;
+  v4: unknown;
 }
 
 /**
@@ -198,13 +213,22 @@ export function sqlBulkReplay(target: Database.Database, ledgerPath: string, upT
     target.exec(INSERT_JOBS);
     target.exec(UPLOAD_AGG);
     target.exec(INSERT_UPLOADS);
-    insertKeys(target);
+    // Key and webhook events are few: read once, in ledger order.
+    const rare = target.prepare<[], RareEvent>('SELECT p, t, k, v->>0 AS v0, v->>1 AS v1, v->>2 AS v2, v->>3 AS v3, v->>4 AS v4 FROM temp.ev WHERE t < 10 OR t >= 30').all();
+    insertKeys(target, rare);
     // Entities whose events do not fit the model above: their events one by one through the module.
     const pluck = (sql: string) => target.prepare(sql).pluck().all() as number[];
-    replayThrough(target, 'jobs', pluck('SELECT ev.p FROM temp.jagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 20 AND 27 WHERE g.f < g.q ORDER BY ev.p'));
-    replayThrough(target, 'uploads', pluck(`SELECT ev.p FROM temp.uagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 10 AND 13 WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) ORDER BY ev.p`));
+    if (target.prepare('SELECT 1 FROM temp.jagg WHERE f < q LIMIT 1').get()) {
+      replayThrough(target, 'jobs', pluck('SELECT ev.p FROM temp.jagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 20 AND 27 WHERE g.f < g.q ORDER BY ev.p'));
+    }
+    if (target.prepare(`SELECT 1 FROM temp.uagg g WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) LIMIT 1`).get()) {
+      replayThrough(target, 'uploads', pluck(`SELECT ev.p FROM temp.uagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 10 AND 13 WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) ORDER BY ev.p`));
+    }
     // The webhooks tables: their own events, and the job ends of keys that registered an endpoint.
-    replayThrough(target, 'webhooks', pluck('SELECT p FROM temp.ev WHERE t >= 30 OR (t IN (24, 25, 26) AND k IN (SELECT k FROM temp.ev WHERE t = 30)) ORDER BY p'));
+    const hooks = rare.filter((e) => e.t >= 30);
+    const hooked = [...new Set(hooks.filter((e) => e.t === 30).map((e) => e.k))];
+    const ends = hooked.length === 0 ? [] : target.prepare('SELECT p FROM temp.ev WHERE t IN (24, 25, 26) AND k IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(hooked)) as number[];
+    replayThrough(target, 'webhooks', [...hooks.map((e) => e.p), ...ends].sort((a, b) => a - b));
     target.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(upTo);
     target.exec('COMMIT');
     return true;
@@ -224,34 +248,40 @@ function replayThrough(target: Database.Database, table: string, positions: numb
   for (const p of positions) applyModules(target, recorded(read.get(p)!), [table]);
 }
 
-/** The keys table: KeyIssued decided here (few), the counters from KEY_AGG. */
-function insertKeys(target: Database.Database): void {
-  const issued = target
-    .prepare<[], { p: number; k: string; at: string; partner_id: string; partner_name: string; key_hash: string; limit_n: number | null }>(
-      `SELECT p, k, v->>0 AS at, v->>1 AS partner_id, v->>2 AS partner_name, v->>3 AS key_hash, v->>4 AS limit_n FROM temp.ev WHERE t = 1 ORDER BY p`,
-    )
-    .all();
-  const agg = target.prepare<{ after: number; key: string | null }, KeyAgg>(KEY_AGG);
-  const byKey = new Map(agg.all({ after: 0, key: null }).map((r) => [r.k, r]));
-  const typeAt = target.prepare<[number], number>('SELECT t FROM temp.ev WHERE p = ?').pluck();
-  const limitAt = target.prepare<[number], number | null>('SELECT v->>1 FROM temp.ev WHERE p = ?').pluck();
+/** The keys table: KeyIssued and the keys' own events applied here (few), the job counters from SQL. */
+function insertKeys(target: Database.Database, rare: RareEvent[]): void {
+  const oneKeyPerJob = !target.prepare('SELECT 1 FROM temp.jagg WHERE id IS NULL OR k IS NOT k_max LIMIT 1').get();
+  const counted = target.prepare<{ after: number; key: string | null }, KeyJobs>(KEY_JOBS_COUNTED);
+  const jobsOf = new Map((oneKeyPerJob ? target.prepare<[], KeyJobs>(KEY_JOBS_SUMMED).all() : counted.all({ after: 0, key: null })).map((r) => [r.k, r]));
   // identity.ts stamps its updates with the event's recorded_at, not its data's `at`.
   const recordedAt = target.prepare<[number], string>('SELECT recorded_at FROM ledger.events WHERE position = ?').pluck();
   const insert = target.prepare(
     'INSERT INTO main.keys (key_id, partner_id, partner_name, key_hash, status, limit_n, used, held, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const ids = new Set<string>();
+  type Key = { issued: RareEvent; status: string; limit: unknown; last: number };
+  const keys = new Map<string, Key>();
   const hashes = new Set<unknown>();
-  for (const key of issued) {
-    // INSERT OR IGNORE: neither the key id nor the (UNIQUE) key hash may be taken already.
-    if (ids.has(key.k) || hashes.has(key.key_hash)) continue;
-    ids.add(key.k);
-    hashes.add(key.key_hash);
-    let g = byKey.get(key.k);
-    if (g && g.f < key.p) g = agg.get({ after: key.p, key: key.k });
-    // A revocation is final; otherwise the last suspension or reinstatement decides.
-    const status = g?.revoked ? 'revoked' : g?.status && typeAt.get(g.status) === 2 ? 'suspended' : 'active';
-    const limit = g?.limit_set ? limitAt.get(g.limit_set) : key.limit_n;
-    insert.run(key.k, key.partner_id, key.partner_name, key.key_hash, status, limit, g?.used ?? 0, g ? g.queued - g.used - g.cancelled : 0, key.at, g?.last ? recordedAt.get(g.last) : key.at);
+  for (const e of rare) {
+    if (e.t === 1) {
+      // INSERT OR IGNORE: neither the key id nor the (UNIQUE) key hash may be taken already.
+      if (keys.has(e.k) || hashes.has(e.v3)) continue;
+      hashes.add(e.v3);
+      keys.set(e.k, { issued: e, status: 'active', limit: e.v4, last: 0 });
+      continue;
+    }
+    const key = e.t <= 5 ? keys.get(e.k) : undefined;
+    if (!key) continue;
+    key.last = e.p;
+    // A revocation is final.
+    if (e.t === 4) key.status = 'revoked';
+    else if (e.t === 2 || e.t === 3) key.status = key.status === 'revoked' ? 'revoked' : e.t === 2 ? 'suspended' : 'active';
+    else if (e.t === 5) key.limit = e.v1;
+  }
+  for (const [k, { issued, status, limit, last }] of keys) {
+    let jobs = jobsOf.get(k);
+    if (jobs && jobs.f < issued.p) jobs = counted.get({ after: issued.p, key: k });
+    const changed = Math.max(last, jobs?.last ?? 0);
+    const held = jobs ? jobs.queued - jobs.used - jobs.cancelled : 0;
+    insert.run(k, issued.v1, issued.v2, issued.v3, status, limit, jobs?.used ?? 0, held, issued.v0, changed ? recordedAt.get(changed) : issued.v0);
   }
 }

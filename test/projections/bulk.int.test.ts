@@ -59,8 +59,11 @@ function addOddCases(path: string, unknownType = true): void {
   db.close();
 }
 
-/** Sequences the set-based path cannot take as sets: events before their entity, an upload after an expiry, an end then a start. */
-function addIrregularCases(path: string): void {
+/**
+ * Sequences the set-based path cannot take as sets: events before their entity, an upload after an
+ * expiry, an end then a start; `splitJob`: a job whose events are on two keys' streams.
+ */
+function addIrregularCases(path: string, splitJob: boolean): void {
   const db = new Database(path);
   const next = (stream: string) => (db.prepare<[string], { r: number | null }>('SELECT MAX(revision) AS r FROM events WHERE stream = ?').get(stream)?.r ?? -1) + 1;
   const put = (type: string, data: Record<string, unknown>, version = 3, stream = 'ledger-key_pre') =>
@@ -125,6 +128,10 @@ function addIrregularCases(path: string): void {
   put('SpotMinted', { handle: 'h_back', expiresAt: at(59), at: at(52) });
   put('SpotUploaded', { handle: 'h_back', size: 5, at: at(53) });
   put('SpotUploaded', { handle: 'h_back', size: 0, at: at(54) }); // "no bytes": minted again
+  if (splitJob) {
+    put('JobQueued', { jobId: 'j_split', handle: 'h_split', exerciseId: 'squat', at: at(55) });
+    put('JobCompleted', { jobId: 'j_split', result: { z: 3 }, engineVersion: 'e/4', at: at(56) }, 3, 'ledger-key_1'); // counted on key_1
+  }
   db.close();
 }
 
@@ -173,13 +180,15 @@ test('the set-based SQL path: regular and irregular histories, webhooks, and a l
   for (const [name, schemaVersion] of [['current', undefined], ['v1', 1]] as const) {
     const ledger = join(dir, `${name}.db`);
     writeLedger(ledger, { events: 10_000, keys: 30, ...(schemaVersion ? { schemaVersion } : {}) });
-    addOddCases(ledger, false);
-    addIrregularCases(ledger);
+    // The odd cases put some jobs' events on two keys' streams, so the key counters are counted from
+    // the events there (v1); without them they are summed per job (current).
+    if (name === 'v1') addOddCases(ledger, false);
+    addIrregularCases(ledger, name === 'v1');
     const a = replayedByModules(ledger, join(dir, `${name}-plain.db`));
-    assert.equal(a.webhook_deliveries!.length, 2, 'the hooked key got its deliveries');
+    if (name === 'v1') assert.equal(a.webhook_deliveries!.length, 2, 'the hooked key got its deliveries');
     const sql = await rebuiltRows(ledger, join(dir, `${name}-sql.db`), { bulk: 'sql' }, 'sql');
     assertSameRows(sql, a, `sql, ${name}`);
     const key = (sql.keys as { key_id: string; status: string; held: number; limit_n: number | null }[]).find((k) => k.key_id === 'key_pre')!;
-    assert.deepEqual([key.status, key.held, key.limit_n], ['revoked', 2, null], 'counted from its KeyIssued on (the JobQueued before it would make 3)');
+    assert.deepEqual([key.status, key.held, key.limit_n], ['revoked', name === 'v1' ? 3 : 2, null], 'counted from its KeyIssued on (the JobQueued before it would make one more; j_split ends on key_1)');
   }
 });
