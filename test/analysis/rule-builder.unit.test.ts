@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RepView } from '../../src/analysis/exercise.js';
-import { marginOf, rule, type RuleSpec } from '../../src/analysis/rules/common.js';
+import { marginOf, renamed, rule, type RuleSpec } from '../../src/analysis/rules/common.js';
+import { bicepCurl } from '../../src/analysis/rules/bicep-curl.js';
+import { hammerCurl } from '../../src/analysis/rules/hammer-curl.js';
 
 const repOf = (): RepView => ({ frames: [], peak: 0, peakProgress: 1, valid: true, durationS: 1, view: 'side' });
 
@@ -51,4 +53,21 @@ test('rule() keeps the rule\'s fields and their order, with check(rep) as the pu
   const [a] = twins(0);
   assert.deepEqual(Object.keys(a), ['id', 'category', 'name', 'correction', 'views', 'check', 'strength']);
   assert.equal(a.check.length, 1);
+});
+
+test('renamed() rebinds a built rule to its new id: the copy records its margins under its own id', () => {
+  const [a] = twins(0.75);
+  const copy = renamed(a, 'twin-copy');
+  const rep = repOf();
+  assert.equal(copy.id, 'twin-copy');
+  assert.equal(copy.check(rep)?.severity, 'moderate');
+  assert.equal(marginOf(rep, 'twin-copy'), 1.5);
+  assert.ok(Number.isNaN(marginOf(rep, 'twin-a')), 'the copy recorded nothing under the rule it came from');
+});
+
+test('every hammer-curl rule records its margins under a hammer-curl id (the catalog reuses the curl as data)', () => {
+  for (const r of hammerCurl.rules) assert.match(r.id, /^hammer-curl-/);
+  const rep = repOf();
+  for (const r of hammerCurl.rules) r.check(rep);
+  for (const r of bicepCurl.rules) assert.ok(Number.isNaN(marginOf(rep, r.id)), `${r.id} recorded by a hammer-curl rule`);
 });

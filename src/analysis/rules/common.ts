@@ -200,7 +200,7 @@ export type RuleSpec = Omit<FormRule, 'check'> & {
 export function rule(spec: RuleSpec): FormRule {
   const { id } = spec;
   // Spread first: `check` keeps its place among the keys, the rule reads the same when listed.
-  return {
+  const built: FormRule = {
     ...spec,
     check(rep) {
       return spec.check(rep, {
@@ -209,6 +209,21 @@ export function rule(spec: RuleSpec): FormRule {
       });
     },
   };
+  specs.set(built, spec);
+  return built;
+}
+
+const specs = new WeakMap<FormRule, RuleSpec>();
+
+/**
+ * A built rule under another id, its judge bound to the new id: an exercise that reuses another's
+ * rules as data (hammer curl from the curl) gets its own margins, so near-limit points and
+ * set-relative verdicts find them. Spreading a built rule with a new id would keep the old binding.
+ */
+export function renamed(built: FormRule, id: string): FormRule {
+  const spec = specs.get(built);
+  if (!spec) throw new Error(`rule ${built.id} was not built with rule(): it cannot be renamed`);
+  return rule({ ...spec, id });
 }
 
 /** Signed distance of point p from line a-b, positive when p is below the line in the image. */
