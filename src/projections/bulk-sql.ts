@@ -196,6 +196,9 @@ export function sqlBulkReplay(target: Database.Database, ledgerPath: string, upT
     if (lifted.type !== type) throw new Error(`an upcaster changed the type of a ${String(type)} event`);
     return JSON.stringify(lifted.data);
   });
+  // The scratch tables in memory: ~100 bytes an event (~100 MB per million events) while the bulk
+  // phase runs. A temporary file behind a 256 MB cache instead measured ~1 s slower per million
+  // (load ~9, two rounds each way in turn: 6.4 and 7.0 s against 8.2 and 7.1 s).
   target.pragma('temp_store = MEMORY');
   target.exec(`ATTACH DATABASE '${ledgerPath.replaceAll("'", "''")}' AS ledger`);
   try {
