@@ -2,7 +2,7 @@
 // RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { exerciseDef } from '../src/analysis/rules/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
 import { looped } from '../test/support/videos.js';
 import { shortClip } from './support/clip.js';
+import { processTree, statOf } from './support/cpu.js';
 
 interface Measure {
   mode: 'decode' | 'analyze'; videoMs: number; wallMs: number; cpuMs: number; frames: number; peakRssMb: number; valid?: number; pose?: PoseTimings;
@@ -53,14 +54,7 @@ function pssOf(pid: number): number {
 }
 
 /** When a process started, in clock ticks since boot (0 when it is gone): orders the decoders. */
-function startOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return 0;
-  }
-}
+const startOf = (pid: number): number => Number(statOf(`/proc/${pid}/stat`)?.f[19] ?? 0);
 
 /** Decoder processes (decoder/child.mjs, through their sandbox's set-up) among `pids`. */
 function decodersOf(pids: number[]): number[] {
@@ -71,28 +65,6 @@ function decodersOf(pids: number[]): number[] {
       return false;
     }
   });
-}
-
-/** `root` and every process below it (the engine and its decoders), from /proc. */
-function treeOf(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = [];
-  for (const stack = [root]; stack.length;) {
-    const pid = stack.pop()!;
-    out.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return out;
 }
 
 /**
@@ -136,7 +108,7 @@ function distinctMb(pids: number[]): number {
 function sampleTree(root: number): () => JobMemory {
   const peak: JobMemory = { rss: 0, pss: 0, treeRss: 0, treeOnce: 0, engineRss: 0, decoderRss: 0 };
   const sample = () => {
-    const pids = treeOf(root);
+    const pids = processTree(root);
     const decoders = decodersOf(pids).sort((a, b) => startOf(a) - startOf(b));
     const engine = pids.filter((p) => !decoders.includes(p));
     const own = decoders.slice(0, 1);
@@ -165,13 +137,10 @@ function sampleTree(root: number): () => JobMemory {
 function cpuMs(): number {
   const u = process.cpuUsage();
   let children = 0;
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
-    children = (Number(f[13]) + Number(f[14])) * 10; // cutime + cstime, clock ticks of 10 ms
-  } catch {
-    // Not Linux: children's time is not available; the figure then covers this process only.
-  }
+  const f = statOf('/proc/self/stat')?.f;
+  // cutime + cstime, clock ticks of 10 ms. Not Linux: children's time is not available; the figure
+  // then covers this process only.
+  if (f) children = (Number(f[13]) + Number(f[14])) * 10;
   return (u.user + u.system) / 1000 + children;
 }
 
@@ -235,7 +204,7 @@ async function jobMemory(path: string, exercise: string): Promise<JobMemory & { 
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const root = treeOf(process.pid).find((p) => p !== process.pid && !decodersOf([p]).length && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('engine-child'));
+  const root = processTree(process.pid).find((p) => p !== process.pid && !decodersOf([p]).length && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('engine-child'));
   if (!root) throw new Error('no engine process under the bench');
   const stop = sampleTree(root);
   await host.analyzeForJob({ videoPath: path, exerciseId: exercise });

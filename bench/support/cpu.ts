@@ -1,46 +1,54 @@
 // CPU time processes have used so far (user + system, ms), from /proc: a per-request or per-job cost
 // that the other work on a shared machine does not inflate the way it inflates wall-clock rates.
+// Also the process tree the benches that run engines and decoders read it over.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-export function cpuMsOf(pid: number): number | undefined {
+/**
+ * A /proc stat file (`/proc/PID/stat`, `/proc/PID/task/TID/stat`): the name in brackets, and the
+ * fields after it, `f[0]` being field 3 (state); undefined when the process or thread is gone.
+ */
+export function statOf(path: string): { comm: string; f: string[] } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    const stat = readFileSync(path, 'utf8');
+    const end = stat.lastIndexOf(')');
+    return { comm: stat.slice(stat.indexOf('(') + 1, end), f: stat.slice(end + 2).split(' ') };
   } catch {
     return undefined;
   }
 }
 
-interface Proc { ppid: number; comm: string; own: number; reaped: number }
+/** utime + stime (fields 14-15), ms. */
+const ownMs = (f: string[]) => (Number(f[11]) + Number(f[12])) * TICK_MS;
+
+export function cpuMsOf(pid: number): number | undefined {
+  const s = statOf(`/proc/${pid}/stat`);
+  return s && ownMs(s.f);
+}
+
+export interface Proc { ppid: number; comm: string; own: number; reaped: number }
 
 /** Every process now: parent, name, its own CPU ms and that of the children it has reaped. */
 function processes(): Map<number, Proc> {
   const procs = new Map<number, Proc>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // ppid, then utime stime cutime cstime (fields 4 and 14-17 of stat)
-      procs.set(Number(pid), {
-        ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-        own: (Number(f[11]) + Number(f[12])) * TICK_MS, reaped: (Number(f[13]) + Number(f[14])) * TICK_MS,
-      });
-    } catch {
-      // ended meanwhile
-    }
+    const s = statOf(`/proc/${pid}/stat`);
+    // ppid (field 4), then cutime cstime (fields 16-17); a process that ended meanwhile is skipped
+    if (s) procs.set(Number(pid), { ppid: Number(s.f[1]), comm: s.comm, own: ownMs(s.f), reaped: (Number(s.f[13]) + Number(s.f[14])) * TICK_MS });
   }
   return procs;
 }
 
-function below(procs: Map<number, Proc>, root: number): number[] {
+/** `root` and every process below it, root first (from `procs`, or /proc now). */
+export function processTree(root: number, procs: Map<number, Proc> = processes()): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, p] of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), pid]);
   const out: number[] = [];
-  for (const [pid] of procs) {
-    for (let p = procs.get(pid)?.ppid; p !== undefined && p > 1; p = procs.get(p)?.ppid) {
-      if (p === root) { out.push(pid); break; }
-    }
+  for (const stack = [root]; stack.length;) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
   }
   return out;
 }
@@ -55,7 +63,7 @@ function below(procs: Map<number, Proc>, root: number): number[] {
 export function descendantsCpuMs(root = process.pid): number {
   const procs = processes();
   let ms = 0;
-  for (const pid of below(procs, root)) {
+  for (const pid of processTree(root, procs).slice(1)) {
     const p = procs.get(pid)!;
     if (p.comm !== 'esbuild') ms += p.own + p.reaped;
   }
@@ -106,14 +114,10 @@ export function threadCpuMs(pid: number): Map<string, number> {
     return byName;
   }
   for (const tid of tasks) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      byName.set(name, (byName.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * TICK_MS);
-    } catch {
-      // ended meanwhile
-    }
+    const s = statOf(`/proc/${pid}/task/${tid}/stat`);
+    if (!s) continue; // ended meanwhile
+    const name = tid === String(pid) ? 'main' : s.comm;
+    byName.set(name, (byName.get(name) ?? 0) + ownMs(s.f));
   }
   return byName;
 }
