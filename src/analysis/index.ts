@@ -98,7 +98,12 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // Also in /8 (issue 16f): tempo rules read from interpolated crossings (rules/common.ts
 // dwellFrames), squat knees past the toes needing 45 deg of shin, and the lunge's, shoulder
 // press's and bridge's readings held over frames: issues can differ for the same video.
-export const ENGINE_VERSION = 'pose-engine/8';
+// pose-engine/9 (issue 16h): squat foot keypoints trusted only where the feet stay planted: heels
+// not checked where the toe tips moved as far as the heel limit (a camera that moved, feet not
+// tracked), knees caving in not judged against an ankle span that changes by 30% over the rep:
+// results can differ for the same video (a barbell squat's heels now "Not checked"); the pose
+// stage is unchanged: its poses are those of /8.
+export const ENGINE_VERSION = 'pose-engine/9';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and

@@ -80,3 +80,33 @@ test('pull-up: one frame of lean is not a swing; a lean held for three frames is
   assert.equal(check(pullUp, 'pull-up-kip', repOf(withFrames(still, swung, 8), 'side')), null);
   assert.ok(check(pullUp, 'pull-up-kip', repOf(withFrames(still, swung, 8, 3), 'side')));
 });
+
+/** The side squatter with its near foot drawn: heel under the ankle, toe tip 60 px ahead on the floor (500). */
+const withFoot = (kps: Keypoint[]): Keypoint[] => {
+  const out = [...kps], ankle = kps[KP.leftAnkle]!;
+  out[KP.leftHeel] = { x: ankle.x - 10, y: ankle.y + 12, score: 0.9 };
+  out[KP.leftToe] = { x: 360, y: 512, score: 0.9 };
+  return out;
+};
+
+test('squat heels: the ankles\' rise counts only where the toes stayed on the floor; a picture that moved is not checked', () => {
+  const flat = (u: number) => withFoot(sideSquatter({ knee: 180 - 90 * u, lean: 20 }));
+  assert.equal(check(squat, 'squat-heels', repOf(flat, 'side')), null);
+  // The heels come up 25 px (an eighth of a leg) at the bottom, the toe tips stay down: a fault.
+  const onToes = (u: number) => withFoot(sideSquatter({ knee: 180 - 90 * u, lean: 20, heelLift: 25 * u })).map((k, j) => (j === KP.leftToe ? { ...k, y: 512 } : k));
+  assert.ok(check(squat, 'squat-heels', repOf(onToes, 'side')));
+  // The whole picture moves up 25 px at the bottom (a hand-held camera tilting): the ankles rise as
+  // much as on the toes, and so do the toe tips; without them the ankles alone read a fault.
+  const tilted = (u: number) => flat(u).map((k) => (k ? { ...k, y: k.y - 25 * u } : k));
+  assert.equal(check(squat, 'squat-heels', repOf(tilted, 'side')), undefined);
+  const tiltedNoToes = (u: number) => sideSquatter({ knee: 180 - 90 * u, lean: 20 }).map((k) => ({ ...k, y: k.y - 25 * u }));
+  assert.ok(check(squat, 'squat-heels', repOf(tiltedNoToes, 'side')));
+});
+
+test('squat knees caving in: not judged against ankles whose span changes over the rep', () => {
+  const caving = (u: number) => frontSquatter(u, 25 * u);
+  assert.ok(check(squat, 'squat-knee-valgus', repOf(caving, 'front')));
+  // The ankle keypoints lost on every other three frames, drawn 20 px toward each other (a span of 50 against 90).
+  const lost = (u: number, i: number) => caving(u).map((k, j) => (Math.floor(i / 3) % 2 && (j === KP.leftAnkle || j === KP.rightAnkle) ? { ...k, x: k.x + (j === KP.leftAnkle ? -20 : 20) } : k));
+  assert.equal(check(squat, 'squat-knee-valgus', repOf(lost, 'front')), undefined);
+});

@@ -121,9 +121,39 @@ export function heelRise(f: FrameCtx, startAnkleY: number): number {
   return (startAnkleY - Math.max(...ys)) / f.legLen;
 }
 
-export function ankleY(f: FrameCtx): number {
-  const ys = [f.p[KP.leftAnkle]!, f.p[KP.rightAnkle]!].filter((k) => k.score >= VISIBLE).map((k) => k.y);
+/** Height in the picture of the lower of two seen keypoints (y grows downward); NaN if neither is seen. */
+function lowerOf(f: FrameCtx, a: number, b: number): number {
+  const ys = [f.p[a], f.p[b]].filter((k) => k && k.score >= VISIBLE).map((k) => k!.y);
   return ys.length ? Math.max(...ys) : NaN;
+}
+
+export const ankleY = (f: FrameCtx) => lowerOf(f, KP.leftAnkle, KP.rightAnkle);
+export const toeY = (f: FrameCtx) => lowerOf(f, KP.leftToe, KP.rightToe);
+
+/**
+ * How far the toe tips moved up or down in the picture from the rep's start (median of its first
+ * three frames) to its bottom, in leg lengths. The toes stay on the floor whether or not the heels
+ * lift, so this is what moved besides the heels: a hand-held camera tilting, or foot keypoints the
+ * model is not tracking. NaN when the toes are not seen.
+ */
+export function toeTravel(rep: RepView): number {
+  const start = quantile(rep.frames.slice(0, 3).map(toeY), 0.5);
+  return Math.abs(atPeak(rep, (f) => (f.legLen > 0 ? (start - toeY(f)) / f.legLen : NaN)));
+}
+
+/**
+ * How much the ankles' span changed over the rep, as the ratio of its widest to its narrowest
+ * (5th to 95th percentile) reading: feet planted for a squat keep their span, so a span that
+ * changes says the ankle keypoints are not tracked (or the person stepped) and widths read
+ * against it mean nothing. NaN with fewer than three frames where both ankles are seen.
+ */
+export function ankleSpanChange(rep: RepView): number {
+  const spans = rep.frames.map((f) => {
+    const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
+    return Math.min(la.score, ra.score) >= VISIBLE ? Math.abs(la.x - ra.x) : NaN;
+  }).filter(Number.isFinite);
+  const lo = quantile(spans, 0.05);
+  return spans.length >= 3 && lo > 0 ? quantile(spans, 0.95) / lo : NaN;
 }
 
 /** How far the hip sits below the knee, in thigh lengths (0 = thigh level, negative above). */
@@ -152,6 +182,19 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
   const forward = Math.sign(toe.x - heel.x) || 1;
   return shin > 0 ? ((knee.x - toe.x) * forward) / shin : NaN;
 }
+
+/**
+ * Heels lifting: the ankles' rise, in leg lengths. The ankle keypoint wanders a few hundredths of a
+ * leg length at the bottom of a squat with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
+ */
+const HEEL_RISE_LIMIT = 0.1;
+
+/**
+ * Knees caving in reads widths against the ankles' span, and faults the knees at 15% inside it: a
+ * span that itself changes by twice that over the rep (0.06-0.18 on square-on reps of steady feet)
+ * can make or hide the fault, so the rule does not judge it.
+ */
+const ANKLE_SPAN_CHANGE_LIMIT = 1.3;
 
 export const squat: ExerciseDef = {
   id: 'squat',
@@ -255,6 +298,8 @@ export const squat: ExerciseDef = {
         // travelling forward over the toes also moves across the picture and reads as caving in:
         // two good squats filmed from behind at a diagonal were faulted that way.
         if (!squareOn(rep)) return undefined;
+        // Feet planted for a squat keep their span; one that changes is ankles the model lost.
+        if (!(ankleSpanChange(rep) <= ANKLE_SPAN_CHANGE_LIMIT)) return undefined;
         // Judged in the lower half of the rep, where valgus happens and the knees bear the load,
         // on what the knees held for more than one frame. The lower half is read on the rep's own
         // signal (past half its peak); the knee angle alone foreshortens from the front, where this
@@ -316,12 +361,16 @@ export const squat: ExerciseDef = {
         // first one alone, whose ankle keypoint slipping down would read as the heels rising.
         const start = quantile(rep.frames.slice(0, 3).map(ankleY), 0.5);
         if (!Number.isFinite(start)) return undefined;
+        // The ankles' rise is the heels' only where the toe tips, which stay on the floor either
+        // way, stayed put: toes that moved as far as the limit itself (a hand-held camera tilting,
+        // feet the model does not track: 0.12-0.52 leg lengths on a barbell squat whose plate hides
+        // the body, 0.01-0.07 on steady clips) mean the reading is not the heels'. Not checked.
+        // Toes unseen (a model without foot points): the ankles alone, as before.
+        if (toeTravel(rep) >= HEEL_RISE_LIMIT) return undefined;
         // Heels come up at the bottom; a single high frame elsewhere is keypoint noise.
         const value = atPeak(rep, (f) => heelRise(f, start)), index = rep.peak;
         if (!Number.isFinite(value)) return undefined;
-        // The ankle keypoint wanders a few hundredths of a leg length at the bottom of a squat
-        // with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
-        const fault = judge.verdict(value - 0.1, 0.04, 0.08);
+        const fault = judge.verdict(value - HEEL_RISE_LIMIT, 0.04, 0.08);
         return fault && { ...fault, evidence: index, description: 'The ankles rose off the floor during the rep, a sign the heels lifted.' };
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
