@@ -8,7 +8,7 @@
 // at shallower dips and reps read twice within half a period merge; and the repetitions of each
 // side are merged for exercises done one arm at a time. Each shot (cuts: shots.ts) has its own
 // range, and the count runs across shots. Pure: tested on synthetic series.
-import { segmentReps, type Attempt, type Thresholds } from './reps.js';
+import { MAX_BRIDGE_S, segmentReps, type Attempt, type Thresholds } from './reps.js';
 import { quantile, smoothSeries } from './signals.js';
 
 /**
@@ -144,6 +144,53 @@ export function splitAtGaps(rel: readonly number[], attempts: Attempt[]): Attemp
   return out;
 }
 
+/**
+ * Repetitions whose top went unseen in a gap of the signal (the legs or hands out of the picture
+ * for a second), found from the set's rhythm. Such a rep shows only its edges: the way down read
+ * from rest into the gap, or the way back out of it to rest, under the entry threshold (a squat's
+ * descent seen to a third of its depth, the legs then out of view, and back at rest when they
+ * return), so the hysteresis finds no attempt, or a short one. It is counted when both hold:
+ * - the signal is moving at an edge of the gap (past the exit threshold, not at rest): something
+ *   began or ended in it; a dropout at rest adds nothing;
+ * - the rhythm has room for one rep there and expects one: between two counted reps whose peaks
+ *   are about two periods apart (1.5-2.6) with the gap between them, or, at either end of the set,
+ *   the gap about a period (0.6-1.5) from the nearest counted rep.
+ * A gap that hides a whole cycle with rest on both edges (the hands out of view through a jumping
+ * jack) is not counted: nothing read says a rep happened there but the rhythm itself.
+ */
+export function unseenReps(rel: readonly number[], attempts: Attempt[], period: number, maxGap: number): Attempt[] {
+  const exit = relativeThresholds.exit;
+  const counted = attempts.filter((a) => a.valid);
+  const added: Attempt[] = [];
+  for (let g0 = 1; g0 < rel.length; g0++) {
+    if (Number.isFinite(rel[g0]!) || !Number.isFinite(rel[g0 - 1]!)) continue;
+    let g1 = g0;
+    while (g1 + 1 < rel.length && !Number.isFinite(rel[g1 + 1]!)) g1++;
+    const before = g0 - 1, after = g1 + 1, len = g1 - g0 + 1;
+    g0 = g1;
+    if (after >= rel.length || len < Math.max(2, 0.3 * period) || len > maxGap) continue;
+    if (!(rel[before]! >= exit || rel[after]! >= exit)) continue;
+    // The rep's edges: the rest the way down began from and the rest the way back reached, within a period.
+    let start = before, end = after;
+    while (start > 0 && before - start < period && !(rel[start]! <= exit)) start--;
+    while (end + 1 < rel.length && end - after < period && !(rel[end]! <= exit)) end++;
+    if (!(rel[start]! <= exit) || !(rel[end]! <= exit)) continue;
+    if (counted.some((a) => a.start <= end && a.end >= start)) continue;
+    const centre = (g0 - len + 1 + g1) / 2;
+    const prev = counted.filter((a) => a.peak < start).at(-1)?.peak, next = counted.find((a) => a.peak > end)?.peak;
+    const fits = prev !== undefined && next !== undefined
+      ? next - prev >= 1.5 * period && next - prev <= 2.6 * period && centre - prev >= 0.5 * period && next - centre >= 0.5 * period
+      : [prev, next].some((p) => p !== undefined && Math.abs(centre - p) >= 0.6 * period && Math.abs(centre - p) <= 1.5 * period);
+    if (!fits) continue;
+    const peak = rel[before]! >= rel[after]! ? before : after;
+    added.push({ start, peak, end, peakProgress: rel[peak]!, returned: true, valid: true, unseenTop: true });
+  }
+  if (!added.length) return attempts;
+  // A short attempt read at the gap's edge (the way down, seen past the entry threshold) is that rep.
+  const kept = attempts.filter((a) => a.valid || !added.some((u) => a.start <= u.end && a.end >= u.start));
+  return [...kept, ...added].sort((a, b) => a.start - b.start);
+}
+
 export interface CountOptions {
   fps: number;
   /** Frame indices where a new shot starts (hard cuts). */
@@ -240,6 +287,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const long = (a: Attempt) => a.end - a.start > 1.7 * period;
     attempts = attempts.flatMap((a) => (long(a) ? splitAtValleys(rel, [a], 0.25) : [a]));
     attempts = attempts.flatMap((a) => (long(a) ? splitAtGaps(rel, [a]) : [a]));
+    attempts = unseenReps(rel, attempts, period, Math.round(MAX_BRIDGE_S * opts.fps));
   }
   const judged = attempts.map((a) => {
     let peak = a.peak;
@@ -247,7 +295,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
     const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
-    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a)) &&
+    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a) || !!a.unseenTop) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
     return { ...a, peak, peakProgress, valid };
   });

@@ -12,6 +12,9 @@ export interface Thresholds {
 
 export const defaultThresholds: Thresholds = { enter: 0.35, exit: 0.2, full: 0.75 };
 
+/** Longest gap looked through as the person lost from view mid-rep (see maxBridgeS), seconds. */
+export const MAX_BRIDGE_S = 2.5;
+
 export interface Attempt {
   /** Frame indices into the series. */
   start: number;
@@ -24,6 +27,11 @@ export interface Attempt {
   valid: boolean;
   /** The series opened inside this attempt: its start (the way from rest) was never seen. */
   opensClip?: boolean;
+  /**
+   * Its top fell in a gap of the signal and the set's rhythm says a rep was there (counting.ts
+   * unseenReps): counted, its height not measured.
+   */
+  unseenTop?: boolean;
 }
 
 export interface SegmentOptions {
@@ -68,7 +76,7 @@ export interface SegmentOptions {
 export function segmentReps(progress: number[], opts: SegmentOptions): Attempt[] {
   const th = opts.thresholds ?? defaultThresholds;
   const maxGap = Math.max(1, Math.round((opts.maxGapS ?? 0.6) * opts.fps));
-  const maxBridge = Math.max(maxGap, Math.round((opts.maxBridgeS ?? 2.5) * opts.fps));
+  const maxBridge = Math.max(maxGap, Math.round((opts.maxBridgeS ?? MAX_BRIDGE_S) * opts.fps));
   const minDur = Math.max(1, Math.round((opts.minDurationS ?? 0.3) * opts.fps));
   const attempts: Attempt[] = [];
   let active = false;

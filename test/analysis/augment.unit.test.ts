@@ -57,6 +57,8 @@ test('a clean set counts the same under every pose variant but the crops', () =>
   for (const a of poseAugmentations.filter((v) => !v.name.startsWith('pose:crop'))) assert.equal(valid(a.poses!(x)), 5, a.name);
 });
 
-test('with the legs out of the picture for a second in five, the set still counts within one', () => {
-  assert.ok(Math.abs(valid(variant('pose:crop-legs')(squats())) - 5) <= 1);
+test('with the legs out of the picture for a second in five, the set keeps its count', () => {
+  // The third rep's bottom falls in the gap at 7-8 s and only its edges show, under the entry
+  // threshold: counted from the set's rhythm (counting.ts unseenReps); 4 of 5 before that.
+  assert.equal(valid(variant('pose:crop-legs')(squats())), 5);
 });

@@ -136,3 +136,25 @@ test('a rep whose top went unseen is not split at its gap: it spans one period',
   // splitAtGaps alone would split it: the period is the guard.
   assert.equal(splitAtGaps(rep, [{ start: 26, peak: 33, end: 45, peakProgress: 1, returned: true, valid: true }]).length, 2);
 });
+
+test('a rep whose top fell in a gap, seen only at one edge, counts when the set\'s rhythm expects it (unseenReps)', () => {
+  // Four reps, 25 frames apart. The second is seen only at rest before it and coming back out of
+  // the gap at 0.35 of its range (the legs out of the picture for 1.3 s): under the entry threshold,
+  // so the hysteresis finds nothing there.
+  const backOut = cycles([1, 1, 1, 1]).map((v, i) => (i >= 33 && i < 46 ? NaN : v));
+  assert.equal(countSeries(backOut, { fps }).filter((a) => a.valid).length, 3, 'without the rhythm nothing says a rep was there');
+  const found = countSeries(backOut, { fps, period: 25 });
+  assert.equal(found.filter((a) => a.valid).length, 4);
+  assert.ok(found[1]!.unseenTop && found[1]!.start <= 33 && found[1]!.end >= 46);
+  // Seen on the way down to 0.35 and then at rest after the gap (its top and way back unseen).
+  const wayIn = cycles([1, 1, 1, 1]).map((v, i) => (i >= 35 && i < 53 ? NaN : v));
+  assert.equal(countSeries(wayIn, { fps, period: 25 }).filter((a) => a.valid).length, 4);
+  // A rhythm that does not expect a rep there (the reps either side five periods apart) adds none.
+  assert.equal(countSeries(backOut, { fps, period: 10 }).filter((a) => a.valid).length, 3);
+});
+
+test('a gap with rest at both edges adds no rep, even where the rhythm expects one', () => {
+  // The whole second cycle unseen: nothing read says the person moved.
+  const whole = cycles([1, 1, 1, 1]).map((v, i) => (i >= 30 && i < 50 ? NaN : v));
+  assert.equal(countSeries(whole, { fps, period: 25 }).filter((a) => a.valid).length, 3);
+});
