@@ -103,6 +103,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // tracked), knees caving in not judged against an ankle span that changes by 30% over the rep:
 // results can differ for the same video (a barbell squat's heels now "Not checked"); the pose
 // stage is unchanged: its poses are those of /8.
+// Also in /9 (issue 20e, same session): a rep whose top fell in a gap of the signal, seen moving at
+// one edge only, counts where the set's rhythm expects one (counting.ts unseenReps): a count can
+// differ for the same video when joints leave the picture (no shared clip as filmed moved).
 export const ENGINE_VERSION = 'pose-engine/9';
 
 /**
