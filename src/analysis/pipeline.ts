@@ -41,6 +41,11 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     const cut = endsSet ? { endsSet: true } : { startsSet: true };
     return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: false, issues: [], strengths: [], durationS: rep.durationS, ...cut };
   }
+  if (attempt.unseenTop) {
+    // Counted from the set's rhythm with its top out of sight (counting.ts unseenReps): its depth,
+    // its turn and whatever the rules read there went unseen, so no rule judges it (none checked).
+    return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: true, issues: [], strengths: [], durationS: rep.durationS, checked: [] };
+  }
   if (!attempt.valid) {
     const pct = Math.round(Math.min(1, attempt.peakProgress) * 100);
     issues.push(attempt.returned
