@@ -157,8 +157,11 @@ export const SHIFTS = [-1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2];
 
 /**
  * Leave one source out: for each source with bad and good clips, the one strictness of the limits
- * (a shift of all of them, SHIFTS) that does best on the other sources (mean balanced accuracy,
- * each source once; ties to the smaller shift) judges the held-out source. Had the limits been
+ * (a shift of all of them, SHIFTS) that does best on the other sources of the same exercise (mean
+ * balanced accuracy, each source once; ties to the smaller shift) judges the held-out source; with
+ * no other source of its exercise, the limits as they are. Squat limits fitted on push-up sources
+ * said nothing about squats: the one push-up source with bad clips outnumbers the squat sources,
+ * so a squat's depth reading moving made the push-up fold's shift move (and the reverse). Had the limits been
  * set looser or stricter for the sources they were looked at on, the held-out figure falls below
  * the figure at the limits as they are (shift 0), and the fitted shifts disagree between folds.
  * Only the strictness is refitted, not each rule's limit: the limits are coaching norms.
@@ -168,7 +171,8 @@ export function leaveOneSourceOut(rows: readonly FormRow[]): { source: string; s
   const bySource = (source: string) => rows.filter((r) => `${r.repository ?? '?'} ${r.exercise}` === source);
   const baAt = (rs: readonly FormRow[], shift: number) => formFigures(rs.map((r) => ({ ...r, flagged: flaggedAt(r, shift) }))).balancedAccuracy;
   return judged.map(({ source, figures }) => {
-    const others = judged.filter((j) => j.source !== source).map((j) => bySource(j.source));
+    const exercise = bySource(source)[0]?.exercise;
+    const others = judged.filter((j) => j.source !== source).map((j) => bySource(j.source)).filter((rs) => rs[0]?.exercise === exercise);
     const score = (shift: number) => (others.length ? others.reduce((a, rs) => a + baAt(rs, shift), 0) / others.length : 0);
     const shift = [...SHIFTS].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b).reduce((best, x) => (score(x) > score(best) + 1e-9 ? x : best), 0);
     return { source, shift, ba: baAt(bySource(source), shift), baAsIs: figures.balancedAccuracy };
@@ -178,7 +182,7 @@ export function leaveOneSourceOut(rows: readonly FormRow[]): { source: string; s
 export function formatLoso(l: ReturnType<typeof leaveOneSourceOut>): string {
   const pct = (x: number) => (Number.isNaN(x) ? '-' : `${Math.round(100 * x)}%`);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  return ['leave one source out (the strictness of all measured limits fitted on the other sources, in moderate bands):',
+  return ['leave one source out (the strictness of all measured limits fitted on the other sources of the exercise, in moderate bands):',
     ...l.map((x) => `  ${x.source.padEnd(48)} shift ${x.shift >= 0 ? '+' : ''}${x.shift}  BA ${pct(x.ba).padStart(4)}  (limits as they are: ${pct(x.baAsIs)})`),
     `  BA mean ${pct(mean(l.map((x) => x.ba)))}, lowest ${pct(Math.min(...l.map((x) => x.ba)))}`].join('\n');
 }

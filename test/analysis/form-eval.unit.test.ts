@@ -41,20 +41,23 @@ test('the committed form holdout is exactly what its seeded rule picks', { skip:
 test('leave one source out: the strictness fitted on the other sources judges the held-out one', () => {
   // One bad and one good clip per source; `bad` and `good` are the largest margin past a limit
   // (moderate bands) on the clip's one rep, faulted when positive.
-  const pair = (repository: string, bad: number, good: number): FormRow[] => [['bad', bad], ['good', good]].map(([form, m]) => ({
-    file: `${repository}-${form}`, exercise: 'squat', form: form as 'good' | 'bad', fault: null, repository, view: 'side', attempts: 1, valid: 1,
+  const pair = (repository: string, bad: number, good: number, exercise = 'squat'): FormRow[] => [['bad', bad], ['good', good]].map(([form, m]) => ({
+    file: `${repository}-${form}`, exercise, form: form as 'good' | 'bad', fault: null, repository, view: 'side', attempts: 1, valid: 1,
     flagged: (m as number) > 0, minQuality: (m as number) > 0 ? 90 : 100, issues: {}, contradictions: 0,
     reps: [{ margins: { 'squat-depth': m as number }, faulted: (m as number) > 0 ? ['squat-depth'] : [], other: false }],
   }));
   // Sources a, b and d have good clips that just cross the limit: looser limits (+0.25) serve them.
   // Source c's bad clip crosses it only just, so what the others chose misses it there.
-  const rows = [...pair('a', 1.5, 0.1), ...pair('b', 2, 0.2), ...pair('c', 0.2, -1), ...pair('d', 1, 0.15)];
+  // Push-up sources e and f ask for stricter limits (-1); they neither set nor follow the squats'.
+  const rows = [...pair('a', 1.5, 0.1), ...pair('b', 2, 0.2), ...pair('c', 0.2, -1), ...pair('d', 1, 0.15),
+    ...pair('e', -0.5, -2, 'push-up'), ...pair('f', -0.8, -3, 'push-up'), ...pair('g', 0.5, -1, 'lunge')];
   assert.equal(flaggedAt(rows[1]!, 0), true);
   assert.equal(flaggedAt(rows[1]!, 0.25), false);
   assert.equal(flaggedAt(rows[5]!, -1.5), true, 'stricter limits fault a rep that passed');
   const l = leaveOneSourceOut(rows);
   assert.deepEqual(l.map((x) => [x.source, x.shift, x.ba, x.baAsIs]), [
     ['a squat', 0.25, 1, 0.5], ['b squat', 0.25, 1, 0.5], ['c squat', 0.25, 0.5, 1], ['d squat', 0.25, 1, 0.5],
+    ['e push-up', -1, 1, 0.5], ['f push-up', -1, 1, 0.5], ['g lunge', 0, 1, 1],
   ]);
   // Each source once: the spread shows the source the pooled figure hides.
   const s = sourceSpread(rows);

@@ -124,6 +124,38 @@ export function over(rep: RepView, m: (f: FrameCtx) => number, q: number): { val
   return { value, index };
 }
 
+/**
+ * The highest level a measure held for at least `seconds` around its peak, the frames placed on
+ * either side of each crossing by linear interpolation (`dwellFrames`), with the peak frame as
+ * evidence. Unlike a quantile of the rep's frames, it does not depend on the rep's tempo: the 90th
+ * percentile is the level held for a tenth of the rep, under one frame on a 0.75 s squat and a
+ * quarter second on a 2.5 s one, so slow reps were judged on a bottom held longer (good 2.4 s
+ * squats read 0.82 of parallel where they held 0.97 for 0.1 s). NaN without a finite frame; a rep
+ * shorter than `seconds` gives its lowest level.
+ */
+export function heldFor(rep: RepView, m: (f: FrameCtx) => number, seconds: number): { value: number; index: number } {
+  const p = rep.frames.map((f) => m(f));
+  const { value: top, index } = extremeOf(p);
+  if (!Number.isFinite(top)) return { value: NaN, index: rep.peak };
+  const frameS = rep.frames.length > 1 ? (rep.frames.at(-1)!.t - rep.frames[0]!.t) / 1000 / (rep.frames.length - 1) : 0;
+  const need = frameS > 0 ? seconds / frameS : 0;
+  // The dwell grows as the level drops: bisect for the highest level held long enough.
+  let lo = 0, hi = top - Math.min(...p.filter(Number.isFinite));
+  if (dwellFrames(p, top, hi) < need) return { value: top - hi, index };
+  for (let k = 0; k < 30; k++) {
+    const band = (lo + hi) / 2;
+    if (dwellFrames(p, top, band) >= need) hi = band; else lo = band;
+  }
+  return { value: top - hi, index };
+}
+
+/** The largest finite value and its index (NaN, -1 without one). */
+function extremeOf(p: readonly number[]): { value: number; index: number } {
+  let index = -1;
+  p.forEach((v, i) => { if (Number.isFinite(v) && (index < 0 || v > p[index]!)) index = i; });
+  return { value: index < 0 ? NaN : p[index]!, index };
+}
+
 /** The measure near the rep's peak (median of the peak frame and its neighbours). */
 export function atPeak(rep: RepView, m: (f: FrameCtx) => number): number {
   const vals = [rep.peak - 1, rep.peak, rep.peak + 1]
@@ -325,8 +357,7 @@ export const nose = (f: FrameCtx) => f.p[KP.nose]!;
  * depending on where the frames fell.
  */
 export function dwellFrames(p: readonly number[], top: number, band: number): number {
-  let at = -1;
-  p.forEach((v, i) => { if (Number.isFinite(v) && (at < 0 || v > p[at]!)) at = i; });
+  const at = extremeOf(p).index;
   const level = top - band;
   if (at < 0 || !(p[at]! >= level)) return 0;
   const edge = (dir: 1 | -1): number => {

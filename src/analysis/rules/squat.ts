@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
+import { atPeak, clamp, heldFor, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -183,6 +183,9 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
   return shin > 0 ? ((knee.x - toe.x) * forward) / shin : NaN;
 }
 
+/** How long the thighs must stay at a depth for the rep to have reached it (squat depth). */
+const DEPTH_HELD_S = 0.1;
+
 /**
  * Heels lifting: the ankles' rise, in leg lengths. The ankle keypoint wanders a few hundredths of a
  * leg length at the bottom of a squat with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
@@ -230,7 +233,9 @@ export const squat: ExerciseDef = {
         const limit = 0.8;
         // Every frame on the rep's one side (repSide), not whichever side won each frame.
         const side = repSide(rep);
-        const { value: thigh, index: at } = over(rep, (f) => thighProgress(f, side), 0.9);
+        // The deepest level held for 0.1 s (more than one frame at 12 fps, so a keypoint's one-frame
+        // jump is not depth), whatever the rep's tempo.
+        const { value: thigh, index: at } = heldFor(rep, (f) => thighProgress(f, side), DEPTH_HELD_S);
         if (Number.isFinite(thigh)) {
           const fault = judge.verdict(limit - thigh, 0.15, 0.3);
           return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
