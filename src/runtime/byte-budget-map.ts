@@ -5,8 +5,13 @@
 export class ByteBudgetMap<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();
   private held = 0;
+  private readonly maxBytes: number;
 
-  constructor(private readonly maxBytes: number) {}
+  // A plain field, not a parameter property: Node strips this file's types itself (no tsx) in the
+  // engine process, and strip-only mode takes only erasable syntax.
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   get(key: K): V | undefined {
     return this.entries.get(key)?.value;
