@@ -6,6 +6,7 @@
 // decoder/lifecycle.ts).
 import * as nodeModule from 'node:module';
 import { createPoseEngine } from '../analysis/index.js';
+import { adoptConfinement } from '../analysis/decoder/confine.js';
 import { keepDecoderWarm, lastDecoderPeakRssMb, lastDecoderWaitMs } from '../analysis/decode.js';
 import { encodePose } from '../storage/poses.js';
 import type { HostMessage, ChildMessage } from './engine-protocol.js';
@@ -23,11 +24,17 @@ const send = (m: ChildMessage) => process.send!(m);
 const stats = () => ({ peakRssMb: process.resourceUsage().maxRSS / 1024, decoderPeakRssMb: lastDecoderPeakRssMb });
 
 // What every job would otherwise pay on its own, paid once here before the first job: the pose
-// models (loaded and run once) and a decoder sandbox set up ahead of the first video.
-keepDecoderWarm(true);
+// models (loaded and run once) and a decoder sandbox set up ahead of the first video, once the
+// host has said how decoders are confined on this machine (it found that once for all its engine
+// processes; a job that comes first finds it here instead).
 void engine.ready().catch(() => undefined); // a failed load is retried by the first analysis
 
 process.on('message', (m: HostMessage) => {
+  if (m.type === 'confinement') {
+    if (m.found) adoptConfinement(m.found);
+    keepDecoderWarm(true);
+    return;
+  }
   if (m.type === 'abort') {
     running.get(m.id)?.abort();
     return;

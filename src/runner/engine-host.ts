@@ -8,6 +8,7 @@ import { setPriority, tmpdir } from 'node:os';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { foundConfinement, type FoundConfinement } from '../analysis/decoder/confine.js';
 import { ProviderUnavailableError, VideoProcessingError, type AnalysisEngine, type AnalysisInput, type AnalysisOutput } from '../analysis/engine.js';
 import { createPoseEngine, type PoseEngineOptions } from '../analysis/index.js';
 import { ENGINE_MALLOC_ENV } from '../analysis/malloc-env.js';
@@ -92,6 +93,7 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
   const peak: EngineStats = { peakRssMb: 0, decoderPeakRssMb: 0 };
   let nextId = 1;
   let closed = false;
+  let confined: Promise<FoundConfinement | undefined> | undefined;
 
   function spawnChild(): ChildProcess {
     const stages = mkdtempSync(join(tmpdir(), `${STAGES_PREFIX}${process.pid}-`));
@@ -114,6 +116,11 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
     } catch {
       // not permitted here: the engine runs at normal priority
     }
+    // The decoder's confinement, found once in this process for all its engine processes.
+    confined ??= foundConfinement().catch(() => undefined);
+    void confined.then((found) => {
+      if (child.connected) child.send({ type: 'confinement', found } satisfies HostMessage);
+    });
     all.add(child);
     child.once('exit', () => {
       rmSync(stages, { recursive: true, force: true });

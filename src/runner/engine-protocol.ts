@@ -1,4 +1,5 @@
 // Messages between the engine host (API or worker process) and the engine process.
+import type { FoundConfinement } from '../analysis/decoder/confine.js';
 import type { AnalysisInput, AnalysisOutput } from '../analysis/engine.js';
 import type { AnalysisResult } from '../analysis/result.js';
 import type { PoseReuse } from './pose-cache.js';
@@ -29,7 +30,9 @@ export interface JobOutput {
 
 export type HostMessage =
   | { type: 'analyze'; id: number; input: AnalysisInput; forJob?: boolean; reuse?: PoseReuse }
-  | { type: 'abort'; id: number };
+  | { type: 'abort'; id: number }
+  /** How decoders are confined here, as the host found it (undefined: it could not; find it). */
+  | { type: 'confinement'; found: FoundConfinement | undefined };
 
 export type ChildMessage =
   | { type: 'ready'; version: string }

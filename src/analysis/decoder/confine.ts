@@ -109,26 +109,31 @@ const which = (name: string): string | undefined => {
   return undefined;
 };
 
+/** Each binary's library directories (ldd), found once per process or handed over (adoptConfinement). */
+const libsOfFile = new Map<string, string[]>();
+
 /** Directories holding the shared libraries `files` load (ldd), as real paths and as named. */
 export function libraryDirs(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const file of files) {
-    const r = spawnSync('ldd', [file], { encoding: 'utf8', timeout: 10_000 });
-    if (r.status !== 0) continue;
-    for (const m of r.stdout.matchAll(/(\/\S+)\s+\(0x/g)) {
-      const lib = m[1]!;
-      try {
-        dirs.add(realpathSync(dirname(lib)));
-        dirs.add(dirname(realpathSync(lib)));
-      } catch {
-        // listed but absent: the loader would fail the same way outside
+    let own = libsOfFile.get(file);
+    if (!own) {
+      own = [];
+      const r = spawnSync('ldd', [file], { encoding: 'utf8', timeout: 10_000 });
+      for (const m of r.status === 0 ? r.stdout.matchAll(/(\/\S+)\s+\(0x/g) : []) {
+        const lib = m[1]!;
+        try {
+          own.push(realpathSync(dirname(lib)), dirname(realpathSync(lib)));
+        } catch {
+          // listed but absent: the loader would fail the same way outside
+        }
       }
+      libsOfFile.set(file, own);
     }
+    for (const d of own) dirs.add(d);
   }
   return [...dirs].sort();
 }
-
-const libsOf = new Map<string, string[]>();
 
 /**
  * The argv that runs `argv` confined, with `readOnly` (files or directories) visible at their own
@@ -141,9 +146,7 @@ export function confinedArgv(c: Confinement, readOnly: readonly string[], argv: 
   if (!c.mount) return [...c.prefix, ...argv];
   const setpriv = which('setpriv')!;
   const deps = [process.execPath, setpriv, which('mount')!, which('umount')!, ...nativeDeps];
-  const key = deps.join('\0');
-  if (!libsOf.has(key)) libsOf.set(key, libraryDirs(deps));
-  return [...c.prefix, '/bin/sh', '-c', SETUP, 'decoder-sandbox', mountPoint(), setpriv, ...libsOf.get(key)!, process.execPath, ...readOnly, '--', ...argv];
+  return [...c.prefix, '/bin/sh', '-c', SETUP, 'decoder-sandbox', mountPoint(), setpriv, ...libraryDirs(deps), process.execPath, ...readOnly, '--', ...argv];
 }
 
 function candidates(): Confinement[] {
@@ -187,6 +190,23 @@ export function detectConfinement(): Promise<Confinement> {
     return (found = NONE);
   })();
   return detecting;
+}
+
+/**
+ * What this process found, for its engine processes (runner/engine-host.ts): the detection starts
+ * a trial sandbox and runs ldd four times, ~0.17 s of CPU and ~0.7 s of wall time, which each
+ * engine process paid again at its start, inside the first seconds of a freshly started service
+ * (issue 22). The machine, the user and the binaries are the same for them.
+ */
+export type FoundConfinement = { confinement: Confinement; libraries: [string, string[]][] };
+
+export const foundConfinement = async (): Promise<FoundConfinement> => ({ confinement: await detectConfinement(), libraries: [...libsOfFile] });
+
+/** Takes the host's findings, unless this process has started its own detection (it then keeps those). */
+export function adoptConfinement(f: FoundConfinement): void {
+  if (found || detecting) return;
+  found = f.confinement;
+  for (const [file, dirs] of f.libraries) if (!libsOfFile.has(file)) libsOfFile.set(file, dirs);
 }
 
 /** The same, blocking: for benches and tests, or when nothing awaited the detection. */
