@@ -15,7 +15,11 @@ const ABSENT = Symbol('absent');
 type Node<V> = { map: Map<string, V> } | { key: string; value: V | typeof ABSENT; next: PMap<V> };
 
 export class PMap<V> {
-  private constructor(private node: Node<V>) {}
+  private node: Node<V>;
+
+  private constructor(node: Node<V>) {
+    this.node = node;
+  }
 
   static empty<V>(): PMap<V> {
     return new PMap<V>({ map: new Map() });

@@ -15,8 +15,11 @@ import type { Bindings, ChildLoggerOptions, Logger, LogFn } from 'pino';
 
 export class RequestLog extends LogController {
   /** `answered`: called for every answer as it goes out, before its line (the HTTP metrics: metrics/http.ts). */
-  constructor(private readonly answered: (request: FastifyRequest, reply: FastifyReply) => void = () => {}) {
+  private readonly answered: (request: FastifyRequest, reply: FastifyReply) => void;
+
+  constructor(answered: (request: FastifyRequest, reply: FastifyReply) => void = () => {}) {
     super();
+    this.answered = answered;
   }
 
   override incomingRequest(request: FastifyRequest): void {
@@ -37,10 +40,13 @@ type Level = (typeof LEVELS)[number];
 class RequestLogger {
   #child: FastifyBaseLogger | undefined;
 
-  constructor(
-    private readonly parent: Logger,
-    private readonly bindings: Bindings,
-  ) {}
+  private readonly parent: Logger;
+  private readonly bindings: Bindings;
+
+  constructor(parent: Logger, bindings: Bindings) {
+    this.parent = parent;
+    this.bindings = bindings;
+  }
 
   private get real(): FastifyBaseLogger {
     return (this.#child ??= this.parent.child(this.bindings));

@@ -56,8 +56,15 @@ export interface EventStore {
 
 export class ConflictError extends Error {
   override name = 'ConflictError';
-  constructor(readonly stream: string, readonly expected: number, readonly actual: number) {
+  readonly stream: string;
+  readonly expected: number;
+  readonly actual: number;
+
+  constructor(stream: string, expected: number, actual: number) {
     super(`stream ${stream} is at revision ${actual}, expected ${expected}`);
+    this.stream = stream;
+    this.expected = expected;
+    this.actual = actual;
   }
 }
 

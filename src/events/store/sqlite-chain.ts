@@ -43,7 +43,10 @@ export class ChainWriter {
   private readonly insertStmt: Database.Statement<[number, string, number, Buffer, Buffer]>;
   private sealed = false;
 
-  constructor(private readonly db: Database.Database) {
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
     this.tipStmt = db.prepare('SELECT position, root FROM event_hashes ORDER BY position DESC LIMIT 1');
     this.lastStmt = db.prepare('SELECT MAX(position) AS p FROM events');
     this.sealedStmt = db.prepare('SELECT sealed FROM chain_state WHERE id = 1');

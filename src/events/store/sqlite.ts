@@ -84,12 +84,16 @@ class Queued implements QueuedAppend {
   resolve!: (r: AppendResult) => void;
   reject!: (err: unknown) => void;
 
-  constructor(
-    readonly stream: string,
-    readonly events: { type: string; data: string }[],
-    readonly expected: number,
-    readonly after: Queued | undefined,
-  ) {
+  readonly stream: string;
+  readonly events: { type: string; data: string }[];
+  readonly expected: number;
+  readonly after: Queued | undefined;
+
+  constructor(stream: string, events: { type: string; data: string }[], expected: number, after: Queued | undefined) {
+    this.stream = stream;
+    this.events = events;
+    this.expected = expected;
+    this.after = after;
     this.done = new Promise<AppendResult>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
