@@ -2,7 +2,7 @@
 // with a generous boot deadline (a shared machine can take a minute), their logs drained from a
 // pipe as a log shipper would.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort, repoRoot } from '../../test/support/processes.js';
+import { freePort, repoRoot, startArgs } from '../../test/support/processes.js';
 
 /**
  * Servers this bench started and that are still running. A bench that fails half-way (a setup job
@@ -42,7 +42,7 @@ export const stop = (child: ChildProcess) => new Promise<void>((ok) => {
 export async function startService(env: Record<string, string>, extra: Record<string, string> = {}) {
   const port = await freePort();
   const storagePort = await freePort();
-  const child = await start(['--import', 'tsx', 'src/http/server.ts'], { METRICS_PORT: '0', ...env, ...extra, PORT: String(port), STORAGE_PORT: String(storagePort) }, port);
+  const child = await start(startArgs, { METRICS_PORT: '0', ...env, ...extra, PORT: String(port), STORAGE_PORT: String(storagePort) }, port);
   return { child, base: `http://127.0.0.1:${port}` };
 }
 

@@ -15,6 +15,7 @@ import { startMetricsServer } from '../metrics/server.js';
 import { buildApp } from './app.js';
 import { logInChunks } from './log-destination.js';
 import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
+import { flushCompileCache } from '../runtime/compile-cache.js';
 
 const config = loadConfigOrExit();
 // The engine runs in child processes: analyses never hold this process's event loop. With a
@@ -61,6 +62,7 @@ if (svc.disk) {
 }
 
 await app.listen({ host: config.host, port: config.port });
+flushCompileCache(); // its modules are loaded: the next start reads them compiled
 runner = startRunner(svc, engine, {
   concurrency: config.workerConcurrency,
   leaseSeconds: config.jobLeaseSeconds,

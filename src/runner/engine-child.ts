@@ -4,18 +4,15 @@
 // its sandbox (src/analysis/decoder/): one process decodes a partner's successive videos (the job's
 // key is the input's scope), and a spare is kept started for another partner's (keepDecoderWarm,
 // decoder/lifecycle.ts).
-import * as nodeModule from 'node:module';
 import { createPoseEngine } from '../analysis/index.js';
 import { adoptConfinement } from '../analysis/decoder/confine.js';
 import { keepDecoderWarm, lastDecoderPeakRssMb, lastDecoderWaitMs } from '../analysis/decode.js';
 import { encodePose } from '../storage/poses.js';
+import { flushCompileCache } from '../runtime/compile-cache.js';
 import type { HostMessage, ChildMessage } from './engine-protocol.js';
 import { createPoseCache } from './pose-cache.js';
 
-// Every module is loaded now: what runtime/strip-types.mjs stripped and compiled goes to its disk
-// cache at once, for the next engine on this machine (Node writes it at exit otherwise, and an
-// engine is usually killed). Not in @types/node 20; absent, as under tsx, nothing to write.
-(nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
+flushCompileCache(); // every module is loaded now
 
 const engine = createPoseEngine(JSON.parse(process.env.ENGINE_OPTIONS || '{}'));
 const poseCache = createPoseCache();

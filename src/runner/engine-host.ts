@@ -5,7 +5,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
-import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { foundConfinement, type FoundConfinement } from '../analysis/decoder/confine.js';
@@ -39,15 +38,8 @@ export interface EngineHost extends AnalysisEngine {
 }
 
 const childPath = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
-/**
- * How an engine process loads the TypeScript sources: Node's own type stripping where this Node has
- * it (runtime/strip-types.mjs: ~0.3 s less CPU per engine start than tsx's loader, with the result
- * cached on disk), tsx on an older Node. (Both checks are newer than the project's @types/node.)
- */
-const strips = Boolean((process.features as { typescript?: string }).typescript) && 'registerHooks' in nodeModule;
-const loader = strips
-  ? fileURLToPath(new URL('../runtime/strip-types.mjs', import.meta.url))
-  : import.meta.resolve('tsx');
+/** How an engine process loads the TypeScript sources: as `npm start` does (runtime/ts-loader.mjs). */
+const tsLoader = fileURLToPath(new URL('../runtime/ts-loader.mjs', import.meta.url));
 /** Niceness of engine processes (0 normal, 19 lowest). */
 const ENGINE_NICE = 10;
 
@@ -104,7 +96,7 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
       // young generation that fills slowly held up to ~13 MB of dead chunks (array buffers swinging
       // between 8 and 21 MB over a job); a 1 MB one is swept every few frames (issue 22: an engine
       // process 4-8 MB smaller during a job).
-      execArgv: ['--import', loader, `--max-old-space-size=${maxHeapMb}`, '--max-semi-space-size=1', '--expose-gc'],
+      execArgv: ['--import', tsLoader, `--max-old-space-size=${maxHeapMb}`, '--max-semi-space-size=1', '--expose-gc'],
       env: { ...process.env, ...ENGINE_MALLOC_ENV, ENGINE_OPTIONS: JSON.stringify(engineOpts), DECODER_STAGE_DIR: stages },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',

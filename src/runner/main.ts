@@ -6,6 +6,7 @@ import { createEngineHost } from './engine-host.js';
 import { startRunner } from './runner.js';
 import { startMetricsServer } from '../metrics/server.js';
 import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
+import { flushCompileCache } from '../runtime/compile-cache.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
@@ -22,6 +23,7 @@ const runner = startRunner(svc, engine, {
   log,
 });
 log.info({ concurrency: Math.max(1, config.workerConcurrency), node: process.version }, 'worker started');
+flushCompileCache(); // its modules are loaded: the next start reads them compiled
 void detectNetworkIsolation().then((c) => log.info({ net: c.net, mount: c.mount, user_namespace: c.user, isolation: c.describe }, 'decoder isolation'));
 // A worker on the same machine as `npm start` needs its own METRICS_PORT (or 0).
 const metricsServer = await startMetricsServer(svc.metrics, config.host, config.metricsPort, log);

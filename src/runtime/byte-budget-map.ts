@@ -7,8 +7,6 @@ export class ByteBudgetMap<K, V> {
   private held = 0;
   private readonly maxBytes: number;
 
-  // A plain field, not a parameter property: Node strips this file's types itself (no tsx) in the
-  // engine process, and strip-only mode takes only erasable syntax.
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
   }

@@ -1,7 +1,7 @@
 // Real processes for e2e tests: the server as `npm start` runs it, and the admin CLI.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { videosDir } from '../../bench/shared-videos.js';
@@ -10,6 +10,18 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
 export { videosDir };
 export const haveVideos = existsSync(join(videosDir, 'labels.json'));
 export const NO_VIDEOS = `${videosDir} is absent (a fresh clone): the real-video tests need the shared clips`;
+
+/**
+ * What `npm start` runs after `node` (package.json's start script, `node ARGS...`): the tests and
+ * benches start the server with the same loader as an operator does, so a file it cannot load
+ * fails them too. Relative paths are the repository's (the children run there).
+ */
+export const startArgs: string[] = (() => {
+  const start = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [node, ...args] = start.trim().split(/\s+/);
+  if (node !== 'node') throw new Error(`package.json's start script is expected to run node: ${start}`);
+  return args;
+})();
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -41,7 +53,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const storagePort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/http/server.ts')], {
+  const child = spawn(process.execPath, startArgs, {
     cwd: repoRoot,
     // No metrics listener unless a test asks for one: several servers run at once in some tests.
     env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env, PORT: String(port), STORAGE_PORT: String(storagePort) },
@@ -51,7 +63,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const base = `http://127.0.0.1:${port}`;
-  // Generous: a cold tsx start on a loaded 2-core machine has taken over 30 s. A server that misses
+  // Generous: a cold start on a loaded 2-core machine has taken over 30 s. A server that misses
   // it is killed, so a failed test never leaves it running (holding its DATA_DIR, hanging the file).
   const deadline = Date.now() + 90_000;
   for (;;) {

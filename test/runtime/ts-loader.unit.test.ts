@@ -1,0 +1,28 @@
+// `npm start`, `npm run worker` and the engine processes load the sources with Node's own type
+// stripping (src/runtime/ts-loader.mjs), which takes erasable syntax only: one enum, namespace or
+// parameter property in a file they load would stop the service at start. tsc does not catch it
+// (the tests and `npm run typecheck` accept that syntax), so every file under src/ is stripped here
+// as Node would strip it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as nodeModule from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../support/processes.js';
+
+// Newer than the project's @types/node; absent on a Node that cannot strip (the loader uses tsx there).
+const strip = (nodeModule as { stripTypeScriptTypes?: (code: string, o: { mode: 'strip' }) => string }).stripTypeScriptTypes;
+
+test('every TypeScript file under src/ is erasable syntax, as Node strips it at `npm start`', { skip: !strip && 'this Node cannot strip types' }, () => {
+  const files = (readdirSync(join(repoRoot, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  assert.ok(files.length > 50, 'the sources were found');
+  const refused: string[] = [];
+  for (const f of files) {
+    try {
+      strip!(readFileSync(join(repoRoot, 'src', f), 'utf8'), { mode: 'strip' });
+    } catch (e) {
+      refused.push(`src/${f}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  assert.deepEqual(refused, []);
+});
