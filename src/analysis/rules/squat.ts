@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, heldFor, hipHeight, kneeAngle, over, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
+import { atPeak, clamp, heldFor, hipHeight, kneeAngle, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -240,7 +240,9 @@ export const squat: ExerciseDef = {
           const fault = judge.verdict(limit - thigh, 0.15, 0.3);
           return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
-        const { value: knee, index } = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1);
+        // The knee's bend held as long, read the same way (the most bent knee held is the highest bend).
+        const { value: bend, index } = heldFor(rep, (f) => -kneeAngle(f, side ?? undefined), DEPTH_HELD_S);
+        const knee = -bend;
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
         const fault = judge.verdict(knee - 105, 10, 25);
         return fault && { ...fault, evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
