@@ -94,6 +94,17 @@ export function signedHipSpan(f: FrameCtx): number {
   return pairSpans(f)?.hips ?? NaN;
 }
 
+/**
+ * The shoulder line across the picture in square-on spans, unsigned: near 0 when the shoulders
+ * overlap (side-on). Unsigned, so a view from behind that BlazePose reads half the time as facing
+ * the camera (its left and right swapped) does not pool to an overlap: the shared face pull read
+ * +0.55 and -0.53 on alternate reps, and 0.00 as a signed median. NaN as signedSpan.
+ */
+export function shoulderOverlap(f: FrameCtx): number {
+  const spans = pairSpans(f);
+  return spans ? Math.abs(spans.shoulders) : NaN;
+}
+
 function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return null;
@@ -221,6 +232,13 @@ export function lyingSpan(frames: readonly FrameCtx[]): number {
   return lying.length >= Math.max(1, seen / 2) ? quantile(lying, 0.5) : NaN;
 }
 
+/**
+ * Upright shoulder span (shoulderOverlap) under which the shoulders overlap: 84 deg of yaw or more
+ * (cos 84 = 0.1). Side-on clips read 0.00-0.21, but so does a diagonal where it turns side-on (the
+ * shared chdh_squat, 0.16-0.22, labelled diagonal): only a near-complete overlap decides alone.
+ */
+const OVERLAP_SPAN = 0.1;
+
 /** Shoulder span under which a lying body is seen side-on: about 70 deg of yaw or more (cos 70 = 0.34). */
 const SIDE_ON_SPAN = 0.33;
 
@@ -235,7 +253,12 @@ const BACK_SPAN = 0.35;
 export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   if (lyingSpan(frames) < SIDE_ON_SPAN) return 'side';
-  return classifyYaw(med(yawOf), med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan));
+  // Shoulders that overlap almost completely, upright, are side-on whatever the far elbow shows:
+  // arms held out in front (an air squat's counterbalance) put the far elbow beside the near one,
+  // not behind the torso, and BlazePose then sees it at 0.4-0.6.
+  const yaw = med(yawOf);
+  if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= 62) return 'side';
+  return classifyYaw(yaw, med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan));
 }
 
 /**

@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, clipView, estimateView, judgedFrom, lyingSpan, ruleViews, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
+import { classifyYaw, clipView, estimateView, judgedFrom, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
@@ -231,4 +231,18 @@ test('a shoulder line wider than any body square-on is a misread, not a back vie
   // A real back view, and a rear diagonal, as before.
   assert.equal(classifyYaw(15, 0, 0.6, -0.9, -0.5), 'back');
   assert.equal(classifyYaw(80, -1, 0.05, -0.58, -0.28), 'diagonal');
+});
+
+test('camera angle: side-on with the arms held out in front, the overlapping shoulders say side though the far elbow shows', () => {
+  // An air squat's counterbalance: both arms forward at shoulder height. BlazePose then sees the far
+  // elbow beside the near one (0.4-0.6 on two such form clips), and the far shoulder and hip too.
+  const armsOut = { raise: 90, plane: 0 };
+  const seen = (yaw: number) => buildContext(series(FPS, 1, () => project(body({ kneeBend: 60, left: armsOut, right: armsOut }), yaw)
+    .map((k) => ({ ...k, score: 0.9 }))), FPS);
+  assert.equal(estimateView(seen(90)), 'side');
+  // At a diagonal the shoulders spread apart: not side (this depth-less figure reads front there).
+  assert.notEqual(estimateView(seen(55)), 'side');
+  // From behind, BlazePose swapping left and right on alternate reps pools to a signed span of 0:
+  // the overlap is read unsigned, so that is no overlap.
+  assert.ok(shoulderOverlap(seen(90)[0]!) < 0.1 && shoulderOverlap(seen(55)[0]!) > 0.5);
 });
