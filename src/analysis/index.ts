@@ -105,7 +105,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // stage is unchanged: its poses are those of /8.
 // Also in /9 (issue 20e, same session): a rep whose top fell in a gap of the signal, seen moving at
 // one edge only, counts where the set's rhythm expects one (counting.ts unseenReps): a count can
-// differ for the same video when joints leave the picture (no shared clip as filmed moved).
+// differ for the same video when joints leave the picture (no shared clip as filmed moved); and
+// upright shoulders that overlap almost completely name the side whatever the far elbow shows
+// (view.ts OVERLAP_SPAN): the camera angle can differ for the same video (a side-on air squat with
+// the arms held out in front was diagonal).
 // Also in /9 (issue 16h): squat depth is the level the thighs held for 0.1 s (rules/common.ts
 // heldFor), not the 90th percentile of the rep's frames: depth margins, scores and evidence frames
 // can differ for the same video.
