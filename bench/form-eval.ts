@@ -280,6 +280,12 @@ export function formatSpread(s: SourceSpread): string {
     `  sources with good clips only: ${s.goodOnly.sources}, good flagged ${s.goodOnly.goodFlagged}/${s.goodOnly.good}`].join('\n');
 }
 
+/** The rules that recorded a margin on some attempt of `rows`, sorted. */
+const measuredRules = (rows: readonly FormRow[]) => [...new Set(rows.flatMap((r) => (r.reps ?? []).flatMap((p) => Object.keys(p.margins))))].sort();
+
+/** A clip's largest margin of `rule` over its attempts (-Infinity where the rule measured none). */
+const largest = (r: FormRow, rule: string) => Math.max(-Infinity, ...(r.reps ?? []).map((p) => p.margins[rule] ?? -Infinity));
+
 /** One rule's ranking of bad above good clips on each source (ruleSeparation). */
 export interface RuleSeparation { rule: string; bySource: { source: string; auc: number }[]; min: number; mean: number }
 
@@ -295,8 +301,7 @@ export interface RuleSeparation { rule: string; bySource: { source: string; auc:
 export function ruleSeparation(rows: readonly FormRow[]): RuleSeparation[] {
   const { judged } = sourceSpread(rows);
   const bySource = (source: string) => rows.filter((r) => `${r.repository ?? '?'} ${r.exercise}` === source);
-  const rules = [...new Set(rows.flatMap((r) => (r.reps ?? []).flatMap((p) => Object.keys(p.margins))))].sort();
-  const largest = (r: FormRow, rule: string) => Math.max(-Infinity, ...(r.reps ?? []).map((p) => p.margins[rule] ?? -Infinity));
+  const rules = measuredRules(rows);
   const out: RuleSeparation[] = [];
   for (const rule of rules) {
     const per = judged.map(({ source }) => {
@@ -312,6 +317,33 @@ export function ruleSeparation(rows: readonly FormRow[]): RuleSeparation[] {
 export function formatSeparation(s: readonly RuleSeparation[]): string {
   return ['each rule\'s measurement alone, AUC of bad above good per source (largest margin of the clip; lowest, mean):',
     ...s.map((r) => `  ${r.rule.padEnd(22)} lowest ${r.min.toFixed(2)}  mean ${r.mean.toFixed(2)}  ${r.bySource.map((b) => `${b.source.split('/')[0]} ${b.auc.toFixed(2)}`).join(', ')}`)].join('\n');
+}
+
+/** How close one rule came to faulting the good clips of each source (goodHeadroom). */
+export interface GoodHeadroom { rule: string; bySource: { source: string; closest: number; clips: number }[] }
+
+/**
+ * How close each rule came to faulting good clips, source by source (every source with good clips
+ * the rule measured, those without bad clips too): the largest margin of any good clip, in the
+ * rule's moderate bands (0 at the limit, positive a good clip faulted). A limit that good clips of
+ * one source brush while those of another stay bands inside is read off one way of squatting or
+ * filming; the separation above cannot show it where a source's bad clips carry another fault.
+ */
+export function goodHeadroom(rows: readonly FormRow[]): GoodHeadroom[] {
+  const good = rows.filter((r) => r.form === 'good');
+  const sources = [...new Set(good.map((r) => `${r.repository ?? '?'} ${r.exercise}`))].sort();
+  return measuredRules(good).map((rule) => ({
+    rule,
+    bySource: sources.map((source) => {
+      const ms = good.filter((r) => `${r.repository ?? '?'} ${r.exercise}` === source).map((r) => largest(r, rule)).filter((m) => m > -Infinity);
+      return { source, closest: Math.max(-Infinity, ...ms), clips: ms.length };
+    }).filter((b) => b.clips > 0),
+  }));
+}
+
+export function formatHeadroom(h: readonly GoodHeadroom[]): string {
+  return ['each rule\'s closest good clip per source (largest margin of a good clip, moderate bands; 0 is the limit; clips measured):',
+    ...h.map((r) => `  ${r.rule.padEnd(22)} ${r.bySource.map((b) => `${b.source.split('/')[0]} ${b.closest.toFixed(2)} (${b.clips})`).join(', ')}`)].join('\n');
 }
 
 /**
@@ -428,7 +460,7 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   }
   console.log(formatSpread(sourceSpread(rows)));
   // The fit is for the clips one may tune on; on the never-tuned set it would be fitted there.
-  if (opts.set !== 'holdout') console.log(`${formatLoso(leaveOneSourceOut(rows))}\n${formatSeparation(ruleSeparation(rows))}`);
+  if (opts.set !== 'holdout') console.log(`${formatLoso(leaveOneSourceOut(rows))}\n${formatSeparation(ruleSeparation(rows))}\n${formatHeadroom(goodHeadroom(rows))}`);
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;

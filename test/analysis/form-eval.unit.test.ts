@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auc, flaggedAt, formFigures, formHoldout, leaveOneSourceOut, loadFormClips, pickFormHoldout, ruleSeparation, sourceSpread, type FormRow } from '../../bench/form-eval.js';
+import { auc, flaggedAt, formFigures, formHoldout, goodHeadroom, leaveOneSourceOut, loadFormClips, pickFormHoldout, ruleSeparation, sourceSpread, type FormRow } from '../../bench/form-eval.js';
 import { formVideosDir } from '../../bench/shared-videos.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -85,4 +85,11 @@ test('rule separation: each rule\'s largest margin ranks bad above good per sour
   const withC = ruleSeparation(rows);
   assert.deepEqual(withC.find((r) => r.rule === 'squat-torso-lean')!.bySource.map((b) => b.source), ['a squat', 'b squat']);
   assert.equal(withC.find((r) => r.rule === 'squat-depth')!.min, 0);
+  // The good clips' headroom: the largest margin of a good clip per source and rule, bad clips and
+  // sources the rule never measured left out; a source of good clips only counts too.
+  const h = goodHeadroom([...rows, row('d', 'good', [{ 'squat-depth': -0.3 }, { 'squat-depth': -1.5 }])]);
+  assert.deepEqual(h.map((r) => [r.rule, r.bySource.map((b) => [b.source, b.closest, b.clips])]), [
+    ['squat-depth', [['a squat', -0.5, 1], ['b squat', -1, 1], ['c squat', 2, 1], ['d squat', -0.3, 1]]],
+    ['squat-torso-lean', [['a squat', -1, 1], ['b squat', -0.2, 1]]],
+  ]);
 });
