@@ -92,6 +92,7 @@ SELECT id, min(p) FILTER (WHERE t = 20) AS q, min(p) AS f,
   max(p) FILTER (WHERE t = 21) AS pst,
   max(p) FILTER (WHERE t IN (21, 23)) AS pw,
   max(p) FILTER (WHERE t BETWEEN 21 AND 26) AS pl,
+  max(p) FILTER (WHERE t IN (22, 23)) AS plx,
   max(p) FILTER (WHERE t = 24) AS pc,
   max(p) FILTER (WHERE t = 25) AS pf,
   max(p) FILTER (WHERE t = 26) AS px,
@@ -108,22 +109,27 @@ const truthy = (v: string, i: number) =>
 
 // status: the last start or end; lease_until: set by a start, an extension, a release (its time)
 // and cleared by an end; updated_at: the time of the last event but a second JobQueued or a purge.
+// Which event was last in each group is read off the positions (positions are unique: ps equal to
+// pst means the last start-or-end was a start), so only the start, the end and the queueing are
+// joined for a regular job, plus the last extension or release when it is the last of its group:
+// each join is a seek in the scratch table (~1 us a row; 22i counted ~0.2 s for the two it saves).
 // The result stays in the ledger (result NULL, result_at its position: job-results.ts).
 const INSERT_JOBS = `
 INSERT INTO main.jobs (job_id, key_id, handle, exercise_id, status, attempt, worker, lease_until, result, engine_version, error_code, message,
   cancelled_by, seq, created_at, updated_at, retryable, video_purged_at, started_seq, result_at)
 SELECT g.id, q.k, q.v->>1, q.v->>2,
-  CASE s.t WHEN 21 THEN 'processing' WHEN 24 THEN 'completed' WHEN 25 THEN 'failed' WHEN 26 THEN 'cancelled' ELSE 'queued' END,
+  CASE g.ps WHEN g.pst THEN 'processing' WHEN g.pc THEN 'completed' WHEN g.pf THEN 'failed' WHEN g.px THEN 'cancelled' ELSE 'queued' END,
   CASE WHEN g.pst IS NULL THEN 0 ELSE st.v->>1 END,
-  CASE w.t WHEN 21 THEN w.v->>2 END,
-  CASE l.t WHEN 21 THEN l.v->>3 WHEN 22 THEN l.v->>1 WHEN 23 THEN l.v->>0 END,
-  NULL, c.v->>1, f.v->>1, f.v->>2, x.v->>1, g.q, q.v->>0, coalesce(l.v->>0, q.v->>0),
+  CASE g.pw WHEN g.pst THEN st.v->>2 END,
+  CASE g.pl WHEN g.pst THEN st.v->>3 WHEN g.plx THEN CASE l.t WHEN 22 THEN l.v->>1 ELSE l.v->>0 END END,
+  NULL, c.v->>1, f.v->>1, f.v->>2, x.v->>1, g.q, q.v->>0,
+  CASE g.pl WHEN g.pst THEN st.v->>0 WHEN g.pc THEN c.v->>0 WHEN g.pf THEN f.v->>0 WHEN g.px THEN x.v->>0 WHEN g.plx THEN l.v->>0 ELSE q.v->>0 END,
   CASE WHEN g.pf IS NOT NULL THEN ${truthy('f.v', 3)} END,
   pp.v->>0, g.pst, g.pc
 FROM temp.jagg g JOIN temp.ev q ON q.p = g.q
-  LEFT JOIN temp.ev s ON s.p = g.ps LEFT JOIN temp.ev st ON st.p = g.pst LEFT JOIN temp.ev w ON w.p = g.pw
-  LEFT JOIN temp.ev l ON l.p = g.pl LEFT JOIN temp.ev c ON c.p = g.pc LEFT JOIN temp.ev f ON f.p = g.pf
-  LEFT JOIN temp.ev x ON x.p = g.px LEFT JOIN temp.ev pp ON pp.p = g.pp
+  LEFT JOIN temp.ev st ON st.p = g.pst LEFT JOIN temp.ev c ON c.p = g.pc LEFT JOIN temp.ev f ON f.p = g.pf
+  LEFT JOIN temp.ev x ON x.p = g.px LEFT JOIN temp.ev l ON l.p = CASE WHEN g.pl = g.plx THEN g.pl END
+  LEFT JOIN temp.ev pp ON pp.p = g.pp
 WHERE g.q IS NOT NULL AND g.f = g.q`;
 
 // Uploads (uploads.ts): a claim sets the row whatever its state; an expiry sets it unless claimed;
