@@ -2,6 +2,7 @@
 // pixels only (a 1080p frame scaled to 960 px touches half a million pixels, not two million).
 // 8-bit 4:2:0 (nearly every camera file) is converted here from its planes; any other layout is
 // first converted to RGBA by FFmpeg (swscale) inside the decoder package.
+import { readFileSync } from 'node:fs';
 
 /** Per output index along one axis: source index pair and weight, for a source of `n` samples. */
 function axis(outN, displayN, reverse, n) {
@@ -36,7 +37,7 @@ function plan(sw, sh, rotation, ow, oh) {
 }
 
 const plans = new Map();
-function cachedPlan(sw, sh, rotation, ow, oh) {
+export function cachedPlan(sw, sh, rotation, ow, oh) {
   const key = `${sw}x${sh}r${rotation}-${ow}x${oh}`;
   let p = plans.get(key);
   if (!p) {
@@ -48,7 +49,7 @@ function cachedPlan(sw, sh, rotation, ow, oh) {
 }
 
 /** YUV -> RGB in 8.8 fixed point: BT.709 for HD-tagged streams, BT.601 otherwise; limited or full range. */
-function coefficients(colorSpace) {
+export function coefficients(colorSpace) {
   const hd = colorSpace?.matrix === 'bt709';
   const full = colorSpace?.fullRange === true;
   const ys = full ? 1 : 255 / 219;
@@ -62,57 +63,51 @@ function coefficients(colorSpace) {
   };
 }
 
-let scratch = new Uint8Array(0);
-function buffer(size) {
-  if (scratch.length < size) scratch = new Uint8Array(size);
-  return scratch;
+// The 4:2:0 kernel is WebAssembly (wasm/i420.ts: 30-35% less CPU than the same loop in JavaScript,
+// byte-identical output). Its memory holds, from offset 0: the current plan's six tables, the frame's
+// planes (FFmpeg copies them straight in), then the output. It grows to the largest frame seen and
+// is kept, as the JavaScript scratch buffer it replaced was.
+const memory = new WebAssembly.Memory({ initial: 1 });
+const { i420 } = new WebAssembly.Instance(
+  new WebAssembly.Module(readFileSync(new URL('./wasm/i420.wasm', import.meta.url))),
+  { env: { memory, abort: () => { throw new Error('i420.wasm aborted'); } } },
+).exports;
+const PAGE = 65536;
+let placed; // the plan whose tables are in memory
+
+/** Byte offsets of the tables, planes and output for a plan and a frame of `frameBytes`; the plan's tables placed. */
+function layoutFor(p, ow, oh, frameBytes) {
+  const tables = 4 * 3 * (ow + oh);
+  const planes = Math.ceil(tables / 16) * 16;
+  const out = Math.ceil((planes + frameBytes) / 16) * 16;
+  const pages = Math.ceil((out + ow * oh * 3) / PAGE) - memory.buffer.byteLength / PAGE;
+  if (pages > 0) memory.grow(pages);
+  const t = { ci0: 0, ci1: 4 * ow, cf: 8 * ow, ri0: 12 * ow, ri1: 12 * ow + 4 * oh, rf: 12 * ow + 8 * oh };
+  if (placed !== p) {
+    const i32 = new Int32Array(memory.buffer, 0, 3 * (ow + oh));
+    i32.set(p.col.i0, t.ci0 / 4); i32.set(p.col.i1, t.ci1 / 4); i32.set(p.col.f, t.cf / 4);
+    i32.set(p.row.i0, t.ri0 / 4); i32.set(p.row.i1, t.ri1 / 4); i32.set(p.row.f, t.rf / 4);
+    placed = p;
+  }
+  return { ...t, planes, out };
 }
 
-/**
- * Bilinear luma and nearest chroma of 8-bit 4:2:0 planes into `out` (clamped on store). Written
- * twice, with every lookup hoisted: the plain loop walks source rows, the quarter-turn loop walks
- * source columns (output column = source row).
- */
-function fromI420(src, [Y, U, V], k, swap, col, row, ow, oh, out) {
-  const yb = Y.offset, ys = Y.stride, ub = U.offset, us = U.stride, vb = V.offset, vs = V.stride;
-  const { yOff, ym, rv, gu, gv, bu } = k;
-  const ci0 = col.i0, ci1 = col.i1, cf = col.f;
-  let o = 0;
-  if (!swap) {
-    for (let oy = 0; oy < oh; oy++) {
-      const y0 = row.i0[oy], fy = row.f[oy];
-      const r0 = yb + y0 * ys, r1 = yb + row.i1[oy] * ys;
-      const uRow = ub + (y0 >> 1) * us, vRow = vb + (y0 >> 1) * vs;
-      for (let ox = 0; ox < ow; ox++) {
-        const x0 = ci0[ox], x1 = ci1[ox], fx = cf[ox];
-        const a = src[r0 + x0], b = src[r1 + x0];
-        const top = (a << 8) + (src[r0 + x1] - a) * fx;
-        const bot = (b << 8) + (src[r1 + x1] - b) * fx;
-        const c = ym * ((((top << 8) + (bot - top) * fy) >> 16) - yOff) + 128;
-        const u = src[uRow + (x0 >> 1)] - 128, v = src[vRow + (x0 >> 1)] - 128;
-        out[o++] = (c + rv * v) >> 8;
-        out[o++] = (c - gu * u - gv * v) >> 8;
-        out[o++] = (c + bu * u) >> 8;
-      }
-    }
-    return;
-  }
-  for (let oy = 0; oy < oh; oy++) {
-    const x0 = row.i0[oy], x1 = row.i1[oy], fx = row.f[oy];
-    const cx = x0 >> 1;
-    for (let ox = 0; ox < ow; ox++) {
-      const y0 = ci0[ox], fy = cf[ox];
-      const r0 = yb + y0 * ys, r1 = yb + ci1[ox] * ys;
-      const a = src[r0 + x0], b = src[r1 + x0];
-      const top = (a << 8) + (src[r0 + x1] - a) * fx;
-      const bot = (b << 8) + (src[r1 + x1] - b) * fx;
-      const c = ym * ((((top << 8) + (bot - top) * fy) >> 16) - yOff) + 128;
-      const u = src[ub + (y0 >> 1) * us + cx] - 128, v = src[vb + (y0 >> 1) * vs + cx] - 128;
-      out[o++] = (c + rv * v) >> 8;
-      out[o++] = (c - gu * u - gv * v) >> 8;
-      out[o++] = (c + bu * u) >> 8;
-    }
-  }
+/** Bilinear luma and nearest chroma of an 8-bit 4:2:0 frame into `out` (wasm/i420.ts). */
+async function fromI420(frame, p, ow, oh, out) {
+  const size = frame.allocationSize();
+  const at = layoutFor(p, ow, oh, size);
+  // Views are made after any grow: growing detaches the memory's earlier ArrayBuffer.
+  const [Y, U, V] = await frame.copyTo(new Uint8Array(memory.buffer, at.planes, size));
+  const k = coefficients(frame.colorSpace);
+  i420(at.planes, Y.offset, Y.stride, U.offset, U.stride, V.offset, V.stride, k.yOff, k.ym, k.rv, k.gu, k.gv, k.bu,
+    p.swap ? 1 : 0, at.ci0, at.ci1, at.cf, at.ri0, at.ri1, at.rf, ow, oh, at.out);
+  out.set(new Uint8Array(memory.buffer, at.out, ow * oh * 3));
+}
+
+let rgba = new Uint8Array(0);
+function rgbaBuffer(size) {
+  if (rgba.length < size) rgba = new Uint8Array(size);
+  return rgba;
 }
 
 /** Bilinear RGB from a packed RGBA plane into `out`. */
@@ -141,13 +136,12 @@ function fromRGBA(src, P, swap, col, row, ow, oh, out) {
 export async function convertFrame(frame, rotation, ow, oh, out = new Uint8ClampedArray(ow * oh * 3)) {
   const sw = frame.visibleRect?.width || frame.codedWidth;
   const sh = frame.visibleRect?.height || frame.codedHeight;
-  const { swap, col, row } = cachedPlan(sw, sh, rotation, ow, oh);
+  const p = cachedPlan(sw, sh, rotation, ow, oh);
   if (frame.format === 'I420' || frame.format === 'I420A') {
-    const src = buffer(frame.allocationSize());
-    const layout = await frame.copyTo(src);
-    fromI420(src, layout, coefficients(frame.colorSpace), swap, col, row, ow, oh, out);
+    await fromI420(frame, p, ow, oh, out);
   } else {
-    const src = buffer(frame.allocationSize({ format: 'RGBA' }));
+    const { swap, col, row } = p;
+    const src = rgbaBuffer(frame.allocationSize({ format: 'RGBA' }));
     const [P] = await frame.copyTo(src, { format: 'RGBA' });
     fromRGBA(src, P, swap, col, row, ow, oh, out);
   }
