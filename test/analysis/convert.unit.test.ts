@@ -1,6 +1,6 @@
 // The decoder's 4:2:0 -> RGB kernel (src/analysis/decoder/wasm/i420.ts, compiled to i420.wasm):
 // the committed binary is what its source builds to, and its output is byte for byte that of the
-// JavaScript kernel it replaced (kept below as the reference), for every rotation, colour matrix
+// JavaScript kernel it replaced (test/support/convert-reference.mjs), for every rotation, colour matrix
 // and range, odd sizes, padded strides, down- and upscaling, and frames of changing size. Poses
 // and the pose caches depend on these bytes.
 import { test } from 'node:test';
@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cachedPlan, coefficients, convertFrame, type Coefficients, type FrameLike, type Plan, type PlaneLayout } from '../../src/analysis/decoder/convert.mjs';
+import { cachedPlan, coefficients, convertFrame, type FrameLike, type PlaneLayout } from '../../src/analysis/decoder/convert.mjs';
+import { referenceI420 } from '../support/convert-reference.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -30,30 +31,6 @@ test('i420.wasm is what wasm/i420.ts builds to (npm run build:wasm)', () => {
     rmSync(tmp, { recursive: true, force: true });
   }
 });
-
-/** The JavaScript kernel i420.wasm replaced (convert.mjs before it), as the reference. */
-function referenceI420(src: Uint8Array, [Y, U, V]: PlaneLayout[], k: Coefficients, { swap, col, row }: Plan, ow: number, oh: number): Uint8ClampedArray {
-  const out = new Uint8ClampedArray(ow * oh * 3);
-  let o = 0;
-  for (let oy = 0; oy < oh; oy++) {
-    for (let ox = 0; ox < ow; ox++) {
-      const cx = swap ? oy : ox, cy = swap ? ox : oy; // indices into the column and row axes
-      const xa = swap ? row : col, ya = swap ? col : row;
-      const x0 = xa.i0[cx]!, x1 = xa.i1[cx]!, fx = xa.f[cx]!;
-      const y0 = ya.i0[cy]!, y1 = ya.i1[cy]!, fy = ya.f[cy]!;
-      const a = src[Y!.offset + y0 * Y!.stride + x0]!, b = src[Y!.offset + y1 * Y!.stride + x0]!;
-      const top = (a << 8) + (src[Y!.offset + y0 * Y!.stride + x1]! - a) * fx;
-      const bot = (b << 8) + (src[Y!.offset + y1 * Y!.stride + x1]! - b) * fx;
-      const c = k.ym * ((((top << 8) + (bot - top) * fy) >> 16) - k.yOff) + 128;
-      const u = src[U!.offset + (y0 >> 1) * U!.stride + (x0 >> 1)]! - 128;
-      const v = src[V!.offset + (y0 >> 1) * V!.stride + (x0 >> 1)]! - 128;
-      out[o++] = (c + k.rv * v) >> 8;
-      out[o++] = (c - k.gu * u - k.gv * v) >> 8;
-      out[o++] = (c + k.bu * u) >> 8;
-    }
-  }
-  return out;
-}
 
 /** A 4:2:0 frame of random planes (every byte value, so clamping at both ends is exercised), strides padded. */
 function randomFrame(w: number, h: number, colorSpace: FrameLike['colorSpace'], seed: number): { frame: FrameLike; bytes: Uint8Array; layout: PlaneLayout[] } {

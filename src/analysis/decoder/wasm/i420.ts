@@ -1,7 +1,7 @@
 // AssemblyScript source of i420.wasm, the decoder's YUV 4:2:0 -> RGB24 kernel (convert.mjs calls
 // it). Built by `npm run build:wasm` and committed with this file; test/analysis/convert.unit.test.ts
 // checks that the committed binary is what this source builds to, and that its output is byte for
-// byte that of the JavaScript loop it replaced (a copy of that loop lives in the test).
+// byte that of the JavaScript loop it replaced (test/support/convert-reference.mjs keeps that loop).
 //
 // Why WebAssembly: that loop cost 8-10 ms of CPU a 960x540 frame in JavaScript (a bounds check and a
 // clamped store on every byte), ~150-190 ms of a 2 s job's CPU. Here the luma is interpolated across
