@@ -194,11 +194,14 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const reps = markNearLimits(settleSetNoise(eachOnItsOwn, judgedOn), judgedOn);
   const seenFrames = poses.filter(torsoSeen).length;
   // Not checked: the rules this view cannot show, then those it could but that no judged rep gave a
-  // verdict (each rule checks on the rep itself that it sees what it reads: yaw, joints seen).
+  // verdict (each rule checks on the rep itself that it sees what it reads: yaw, joints seen). A
+  // rep filmed from another angle than the clip's (a person turning mid-set) may have been judged
+  // by a rule the clip's view cannot show: that rule was checked, so it is not "Not checked".
   const judgedReps = reps.filter((r) => !r.endsSet && !r.startsSet);
+  const judgedBy = (r: { id: string }) => judgedReps.some((j) => j.checked?.includes(r.id));
   const unjudgedRules = view === 'unknown' ? [] : [
-    ...def.rules.filter((r) => !judgedFrom(r, view)).map((r) => ({ name: r.name, views: ruleViews(r), reason: 'view' as const })),
-    ...(judgedReps.length ? def.rules.filter((r) => judgedFrom(r, view) && !judgedReps.some((j) => j.checked?.includes(r.id))
+    ...def.rules.filter((r) => !judgedFrom(r, view) && !judgedBy(r)).map((r) => ({ name: r.name, views: ruleViews(r), reason: 'view' as const })),
+    ...(judgedReps.length ? def.rules.filter((r) => judgedFrom(r, view) && !judgedBy(r)
       && !(r.category === 'range_of_motion' && judgedReps.every((j) => !j.valid)))
       .map((r) => ({ name: r.name, views: ruleViews(r), reason: 'unseen' as const })) : []),
   ];

@@ -1,8 +1,9 @@
 // One story per result: what a result says in one place must not be contradicted in another. Used
 // by the tests (over synthetic and real results) and by the form eval, which counts the breaks.
 import type { AnalysisResult } from './result.js';
-import type { ExerciseDef } from './exercise.js';
+import type { ExerciseDef, RepView } from './exercise.js';
 import { NEAR_LIMIT_MAX } from './rules/near-limit.js';
+import { marginOf } from './rules/common.js';
 
 /** The score impact each severity spans (rules/common.ts `graded`; fixed impacts sit at the top). */
 const BANDS = { minor: [-9, -5], moderate: [-19, -10], major: [-30, -20] } as const;
@@ -80,6 +81,37 @@ export function storyContradictions(result: AnalysisResult, def?: ExerciseDef): 
   if (reps.length) {
     const valid = reps.filter((r) => r.is_valid_rep).length;
     if (!fb.brief_summary.startsWith(`${valid} valid `) || !fb.brief_summary.includes(` out of ${reps.length} attempt`)) out.push('the summary miscounts the attempts');
+  }
+  return out;
+}
+
+/**
+ * Severity and score follow how far past the limit a rep went: within one set, a rep that went
+ * further past a rule's limit (the margin the rule recorded, rules/common.ts pastLimit) loses at
+ * least as many points for it and is no less severe than a rep that went less far; no rep carries
+ * a rule's issue inside the limit that rule recorded for it. `judgedOn[i]` is what attempt i + 1
+ * was judged on (PipelineOutput.reps). [] when the scores follow the excess.
+ */
+export function excessContradictions(result: AnalysisResult, def: ExerciseDef, judgedOn: readonly RepView[]): string[] {
+  const out: string[] = [];
+  const reps = result.repetitions;
+  if (judgedOn.length !== reps.length) return [`${reps.length} attempts but ${judgedOn.length} judged reps`];
+  const rank = { minor: 0, moderate: 1, major: 2 } as Record<string, number>;
+  for (const rule of def.rules) {
+    const faulted = reps.flatMap((r, i) => {
+      const issue = r.issues.find((x) => x.name === rule.name);
+      const margin = marginOf(judgedOn[i]!, rule.id);
+      return issue && Number.isFinite(margin) ? [{ n: r.attempt_number, issue, margin }] : [];
+    });
+    for (const a of faulted) {
+      if (a.margin <= 0) out.push(`attempt ${a.n} carries "${rule.name}" ${(-a.margin).toFixed(2)} bands inside the limit it recorded`);
+      for (const b of faulted) {
+        // Past b by more than rounding: a's loss for this rule is at least b's, its severity no lower.
+        if (a.margin <= b.margin + 1e-6) continue;
+        if (a.issue.impact_on_score > b.issue.impact_on_score) out.push(`attempt ${a.n} went further past "${rule.name}" (${a.margin.toFixed(2)} bands) than attempt ${b.n} (${b.margin.toFixed(2)}) but loses ${-a.issue.impact_on_score} points against ${-b.issue.impact_on_score}`);
+        if (rank[a.issue.severity]! < rank[b.issue.severity]!) out.push(`attempt ${a.n} went further past "${rule.name}" (${a.margin.toFixed(2)} bands) than attempt ${b.n} (${b.margin.toFixed(2)}) but is ${a.issue.severity} against ${b.issue.severity}`);
+      }
+    }
   }
   return out;
 }

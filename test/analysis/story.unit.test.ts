@@ -8,12 +8,14 @@ import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { overallFeedback, toRepetitions, type JudgedRep } from '../../src/analysis/feedback.js';
 import { consistentStrengths, analyzePoses } from '../../src/analysis/pipeline.js';
-import { storyContradictions } from '../../src/analysis/story.js';
+import { excessContradictions, storyContradictions } from '../../src/analysis/story.js';
+import { pastLimit } from '../../src/analysis/rules/common.js';
+import type { RepView } from '../../src/analysis/exercise.js';
 import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
 import { createPoseEngine } from '../../src/analysis/index.js';
 import { loadFormClips } from '../../bench/form-eval.js';
 import { formVideosDir } from '../../bench/shared-videos.js';
-import { cycle, series, sidePushUp, sideSquatter } from './synthetic.js';
+import { cycle, frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
 
 const categories = ['range_of_motion', 'posture', 'alignment', 'tempo', 'stability'] as const;
 const severities = ['minor', 'moderate', 'major'] as const;
@@ -109,4 +111,40 @@ test('the contradiction finder also finds a "Keep:" no attempt earned, a fault n
   const scored = result([{ ...clean, issues: [issue] }, clean]);
   scored.repetitions[0]!.quality_score = 100;
   has(scored, /not below every clean attempt/);
+});
+
+test('a person who turns mid-set: a rule judged on the side-on reps is not called "Not checked" by the clip\'s front view', () => {
+  // Four squats facing the camera, then two side-on: the clip is named front, whose view cannot
+  // show "Squat too deep" or "Knees past the toes", but the side-on reps were judged (and passed)
+  // by both. Before, the areas said both were not assessed while those reps were praised for them.
+  const def = exerciseDef('squat')!;
+  const poses = series(12, 24, (t) => (t < 16 ? frontSquatter(1.1 * cycle(t, 3, 1)) : sideSquatter({ knee: 178 - 130 * cycle(t, 3, 1), lean: 10 + 25 * cycle(t, 3, 1) })));
+  const { result, view } = analyzePoses(def, poses, 12);
+  assert.equal(view, 'front');
+  assert.ok(result.repetitions.slice(4).every((r) => r.strengths.some((s) => s.name === 'Controlled depth')), 'the side-on reps were judged for depth');
+  assert.deepEqual(storyContradictions(result, def), []);
+  assert.ok(!result.overall_feedback.key_improvement_areas.some((a) => a.name === 'Not checked: squat too deep'));
+});
+
+test('severity and score follow the excess: the finder catches a rep further past a limit that loses less, is less severe, or is faulted inside it', () => {
+  const def = exerciseDef('push-up')!;
+  const hips = def.rules.find((r) => r.id === 'push-up-hips')!;
+  const view = (margin: number) => {
+    const v = { frames: [] } as unknown as RepView;
+    pastLimit(v, hips.id, margin, 1);
+    return v;
+  };
+  const rep = (severity: string, impact: number): JudgedRep => ({
+    startMs: 0, endMs: 1000, valid: true, durationS: 1, strengths: [],
+    issues: [{ ruleId: hips.id, category: hips.category, name: hips.name, description: 'x', correction: 'y', severity, impact_on_score: impact, evidence_timestamp_ms: 0 }],
+  });
+  const check = (reps: JudgedRep[], margins: number[]) => {
+    const result = { repetitions: toRepetitions(reps), overall_feedback: overallFeedback(reps, { def, view: 'side', unjudgedRules: [], personSeen: true }) };
+    return excessContradictions(result, def, margins.map(view));
+  };
+  assert.deepEqual(check([rep('minor', -6), rep('moderate', -12)], [0.3, 1.2]), []);
+  assert.deepEqual(check([rep('minor', -6), rep('minor', -6)], [0.3, 0.5]), [], 'equal losses after rounding are no contradiction');
+  assert.match(check([rep('minor', -8), rep('minor', -6)], [0.3, 0.5]).join('\n'), /attempt 2 went further past "Hips sagging or piking" \(0.50 bands\) than attempt 1 \(0.30\) but loses 6 points against 8/);
+  assert.match(check([rep('moderate', -10), rep('minor', -9)], [1.0, 1.1]).join('\n'), /attempt 2 went further .* but is minor against moderate/);
+  assert.match(check([rep('minor', -5)], [-0.2]).join('\n'), /attempt 1 carries "Hips sagging or piking" 0.20 bands inside the limit/);
 });

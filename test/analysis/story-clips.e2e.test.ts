@@ -1,0 +1,60 @@
+// One story per rep and scores that follow the excess, on every real clip we have: both form sets
+// (../shared/form-videos, and the shared clips labelled with `form`) and every count clip
+// (../shared/videos, the thirty named exercises among them), each judged as its own exercise and as
+// `any`. Checked on each result: no rep praised in a category it is faulted in, the summary, key
+// improvement areas and set strengths agreeing with the reps, every rep with an issue (a moderate or
+// major one above all) scoring below every clean rep of its set (src/analysis/story.ts
+// storyContradictions), and within a set a rep that went further past a rule's limit losing at
+// least as many points for it, at no lower severity (excessContradictions). Skipped by name when
+// the clips are absent.
+//
+// The poses come from the real engine on the real video. They are kept between runs (keyed by the
+// file's SHA-256, the engine version and the pose settings) in STORY_POSE_CACHE or the system's
+// temporary folder, because the first run extracts about two hundred clips (tens of minutes on two
+// shared cores); later runs re-judge them in seconds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cachedPoses, loadFormClips } from '../../bench/form-eval.js';
+import { formVideosDir, videosDir } from '../../bench/shared-videos.js';
+import { createPoseEngine } from '../../src/analysis/index.js';
+import { analyzePoses } from '../../src/analysis/pipeline.js';
+import { exerciseDef } from '../../src/analysis/rules/index.js';
+import { modelName } from '../../src/analysis/pose/models.js';
+import { excessContradictions, storyContradictions } from '../../src/analysis/story.js';
+
+const cacheDir = process.env.STORY_POSE_CACHE ?? join(tmpdir(), 'rep-coach-story-poses');
+
+/** Every clip once, with the exercise it was filmed as. */
+function allClips(): { path: string; exercise: string }[] {
+  const clips = new Map<string, string>();
+  for (const c of loadFormClips()) clips.set(c.path, c.exercise);
+  const labels = join(videosDir, 'labels.json');
+  if (existsSync(labels)) {
+    for (const c of JSON.parse(readFileSync(labels, 'utf8')) as { file: string; exercise: string }[]) clips.set(join(videosDir, c.file), c.exercise);
+  }
+  return [...clips].map(([path, exercise]) => ({ path, exercise })).filter((c) => existsSync(c.path));
+}
+
+const absent = !existsSync(formVideosDir) && !existsSync(videosDir);
+
+test('every real clip, as its own exercise and as any, tells one story and scores follow the excess', { skip: absent && `no clips at ${formVideosDir} or ${videosDir}`, timeout: 4 * 3600_000 }, async () => {
+  const engine = createPoseEngine();
+  const found: string[] = [];
+  let judged = 0;
+  for (const c of allClips()) {
+    const own = exerciseDef(c.exercise);
+    const fps = own?.sampleFps ?? 12;
+    const x = await cachedPoses(cacheDir, `${engine.version} ${modelName} ${fps}fps`, c.path, () => engine.extractPoses({ videoPath: c.path, exerciseId: own ? c.exercise : 'any' }));
+    for (const def of new Set([own, exerciseDef('any')!].filter((d) => d !== undefined))) {
+      const out = analyzePoses(def, x.poses, x.fps);
+      judged += out.result.repetitions.length;
+      const name = `${c.path.split('/').pop()} as ${def.id}`;
+      found.push(...[...storyContradictions(out.result, def), ...excessContradictions(out.result, def, out.reps)].map((s) => `${name}: ${s}`));
+    }
+  }
+  assert.ok(judged > 0, 'no attempt was judged on any clip');
+  assert.deepEqual(found, []);
+});
