@@ -18,6 +18,8 @@ import type { ExtractedPoses, PoseEngine } from '../src/analysis/index.js';
 import type { PipelineOutput } from '../src/analysis/pipeline.js';
 import { storyContradictions } from '../src/analysis/story.js';
 import { marginOf } from '../src/analysis/rules/common.js';
+import { COMFORT_BANDS, pointsAt } from '../src/analysis/rules/near-limit.js';
+import { qualityScore } from '../src/analysis/feedback.js';
 import type { ExerciseDef } from '../src/analysis/exercise.js';
 import type { PackedPose } from '../src/analysis/pose.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
@@ -119,7 +121,13 @@ export interface FormRow {
  * the rule, passes too: rules/common.ts pastLimit), the rules that faulted it, and whether it
  * carries an issue no margin describes (a partial repetition, a rule that records none).
  */
-export interface RepMargins { margins: Record<string, number>; faulted: string[]; other: boolean }
+export interface RepMargins {
+  margins: Record<string, number>;
+  faulted: string[];
+  other: boolean;
+  /** The sum of the rep's issue impacts (its score before near-limit points); absent in old rows. */
+  impacts?: number;
+}
 
 export function formRow(c: FormClip, out: PipelineOutput, def?: ExerciseDef): FormRow {
   const reps = out.result.repetitions;
@@ -133,7 +141,10 @@ export function formRow(c: FormClip, out: PipelineOutput, def?: ExerciseDef): Fo
       if (Number.isFinite(m)) margins[rule.id] = m;
     }
     const ids = r.issues.map((x) => def.rules.find((rule) => rule.name === x.name)?.id);
-    return { margins, faulted: ids.filter((id): id is string => !!id && id in margins), other: ids.some((id) => !id || !(id in margins)) };
+    return {
+      margins, faulted: ids.filter((id): id is string => !!id && id in margins), other: ids.some((id) => !id || !(id in margins)),
+      impacts: r.issues.reduce((a, x) => a + x.impact_on_score, 0),
+    };
   }) : undefined;
   return {
     file: c.file, exercise: c.exercise, form: c.form, fault: c.fault, repository: c.repository, view: out.view, attempts: reps.length,
@@ -185,6 +196,70 @@ export function formatLoso(l: ReturnType<typeof leaveOneSourceOut>): string {
   return ['leave one source out (the strictness of all measured limits fitted on the other sources of the exercise, in moderate bands):',
     ...l.map((x) => `  ${x.source.padEnd(48)} shift ${x.shift >= 0 ? '+' : ''}${x.shift}  BA ${pct(x.ba).padStart(4)}  (limits as they are: ${pct(x.baAsIs)})`),
     `  BA mean ${pct(mean(l.map((x) => x.ba)))}, lowest ${pct(Math.min(...l.map((x) => x.ba)))}`].join('\n');
+}
+
+/** Comfort zones (rules/near-limit.ts COMFORT_BANDS) tried by the leave-one-source-out AUC, in moderate bands. */
+export const COMFORT_GRID = [0.5, 1, 1.5, 2, 3, 4, 6];
+
+/**
+ * The clip's lowest quality_score with the near-limit points starting `comfortBands` inside each
+ * limit: the engine's own score at COMFORT_BANDS (the same functions, rules/near-limit.ts
+ * pointsAt and feedback.ts qualityScore), re-scored from the margins each rep recorded.
+ */
+export function minQualityAt(row: FormRow, comfortBands: number): number {
+  if (!row.reps || row.reps.some((r) => r.impacts === undefined) || !row.reps.length) return row.minQuality;
+  return Math.min(...row.reps.map((r) => {
+    const closest = Math.max(-Infinity, ...Object.entries(r.margins).filter(([id]) => !r.faulted.includes(id)).map(([, m]) => m));
+    return qualityScore([{ impact_on_score: r.impacts! }], pointsAt(closest, comfortBands));
+  }));
+}
+
+/** AUC of the clips' lowest scores, each clip re-scored with its own comfort zone. */
+function aucAt(rows: readonly FormRow[], bandsOf: (r: FormRow) => number): number {
+  const score = (r: FormRow) => (r.attempts ? 100 - minQualityAt(r, bandsOf(r)) : 0);
+  return auc(rows.filter((r) => r.form === 'bad').map(score), rows.filter((r) => r.form === 'good').map(score));
+}
+
+export interface LosoAuc {
+  folds: { source: string; bands: number; auc: number; aucAsIs: number }[];
+  /** All judged sources' clips pooled, each source scored with the comfort zone its fold chose. */
+  pooled: number;
+  pooledAsIs: number;
+}
+
+/**
+ * Leave one source out, for the ranking: for each source with bad and good clips, the comfort zone
+ * of the near-limit points (COMFORT_GRID; the one free constant of the score once the verdicts are
+ * fixed) that ranks best on the other sources (mean AUC, each source once; ties to the engine's
+ * own) scores the held-out source. `pooled` ranks all those clips together, as a new set mixing
+ * people and cameras would be ranked: a score that fits each source but not across them falls there.
+ */
+export function leaveOneSourceOutAuc(rows: readonly FormRow[]): LosoAuc {
+  const { judged } = sourceSpread(rows);
+  const key = (r: FormRow) => `${r.repository ?? '?'} ${r.exercise}`;
+  const bySource = (source: string) => rows.filter((r) => key(r) === source);
+  const folds = judged.map(({ source }) => {
+    const others = judged.filter((j) => j.source !== source).map((j) => bySource(j.source));
+    const fit = (b: number) => (others.length ? others.reduce((a, rs) => a + aucAt(rs, () => b), 0) / others.length : 0);
+    const bands = [...COMFORT_GRID].sort((a, b) => Math.abs(a - COMFORT_BANDS) - Math.abs(b - COMFORT_BANDS) || a - b)
+      .reduce((best, b) => (fit(b) > fit(best) + 1e-9 ? b : best), COMFORT_BANDS);
+    return { source, bands, auc: aucAt(bySource(source), () => bands), aucAsIs: aucAt(bySource(source), () => COMFORT_BANDS) };
+  });
+  const all = rows.filter((r) => folds.some((f) => f.source === key(r)));
+  return {
+    folds,
+    pooled: aucAt(all, (r) => folds.find((f) => f.source === key(r))!.bands),
+    pooledAsIs: aucAt(all, () => COMFORT_BANDS),
+  };
+}
+
+export function formatLosoAuc(l: LosoAuc): string {
+  const num = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return [`leave one source out, AUC of the lowest score (near-limit comfort zone fitted on the other sources, in moderate bands; engine's ${COMFORT_BANDS}):`,
+    ...l.folds.map((x) => `  ${x.source.padEnd(48)} comfort ${x.bands}  AUC ${num(x.auc)}  (as it is: ${num(x.aucAsIs)})`),
+    `  AUC mean ${num(mean(l.folds.map((x) => x.auc)))}, lowest ${num(Math.min(...l.folds.map((x) => x.auc)))}; ` +
+    `these sources pooled ${num(l.pooled)} (as it is: ${num(l.pooledAsIs)})`].join('\n');
 }
 
 /** Area under the ROC curve of `score` (higher = more likely bad); ties count half. */
@@ -460,7 +535,10 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   }
   console.log(formatSpread(sourceSpread(rows)));
   // The fit is for the clips one may tune on; on the never-tuned set it would be fitted there.
-  if (opts.set !== 'holdout') console.log(`${formatLoso(leaveOneSourceOut(rows))}\n${formatSeparation(ruleSeparation(rows))}\n${formatHeadroom(goodHeadroom(rows))}`);
+  if (opts.set !== 'holdout') console.log(`${formatLoso(leaveOneSourceOut(rows))}
+${formatLosoAuc(leaveOneSourceOutAuc(rows))}
+${formatSeparation(ruleSeparation(rows))}
+${formatHeadroom(goodHeadroom(rows))}`);
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;

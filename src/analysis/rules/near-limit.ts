@@ -34,8 +34,17 @@ export function nearLimitPoints(rep: JudgedRep, view: RepView): number {
     const m = marginOf(view, id);
     if (!faulted.has(id) && Number.isFinite(m)) closest = Math.max(closest, m);
   }
+  return pointsAt(closest);
+}
+
+/**
+ * The points for the least room a rep left (`closest`, its largest margin over the rules it passed;
+ * -Infinity with none), starting `comfortBands` inside the limit. The form eval refits
+ * `comfortBands` source by source (leave one source out) through this same function.
+ */
+export function pointsAt(closest: number, comfortBands = COMFORT_BANDS): number {
   if (closest === -Infinity) return 0;
-  return Math.round(10 * NEAR_LIMIT_MAX * clamp(1 + closest / COMFORT_BANDS, 0, 1)) / 10;
+  return Math.round(10 * NEAR_LIMIT_MAX * clamp(1 + closest / comfortBands, 0, 1)) / 10;
 }
 
 /** Each rep with its near-limit points (`views[i]` is what `reps[i]` was judged on). */
