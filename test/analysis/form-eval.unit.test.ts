@@ -97,11 +97,13 @@ test('rule separation: each rule\'s largest margin ranks bad above good per sour
 
 test('leave one source out, for the ranking: the comfort zone fitted on the other sources scores the held-out one, pooled too', () => {
   // Clean one-rep clips: `m` is the rep's largest margin (moderate bands) over the rules it passed.
-  const row = (repository: string, form: 'good' | 'bad', m: number): FormRow => ({
-    file: `${repository}-${form}-${m}`, exercise: 'squat', form, fault: null, repository, view: 'side', attempts: 1, valid: 1,
-    flagged: false, minQuality: minQualityAt({ reps: [{ margins: { 'squat-depth': m }, faulted: [], other: false, impacts: 0 }] } as FormRow, COMFORT_BANDS),
-    issues: {}, contradictions: 0, reps: [{ margins: { 'squat-depth': m }, faulted: [], other: false, impacts: 0 }],
-  });
+  const row = (repository: string, form: 'good' | 'bad', m: number): FormRow => {
+    const r: FormRow = {
+      file: `${repository}-${form}-${m}`, exercise: 'squat', form, fault: null, repository, view: 'side', attempts: 1, valid: 1,
+      flagged: false, minQuality: 100, issues: {}, contradictions: 0, reps: [{ margins: { 'squat-depth': m }, faulted: [], other: false, impacts: 0 }],
+    };
+    return { ...r, minQuality: minQualityAt(r, COMFORT_BANDS) };
+  };
   // Re-scored exactly as the engine scores: 4 points at the limit, none from COMFORT_BANDS inside.
   assert.equal(row('a', 'good', 0).minQuality, 96);
   assert.equal(row('a', 'good', -COMFORT_BANDS).minQuality, 100);
