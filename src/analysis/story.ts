@@ -81,6 +81,18 @@ export function storyContradictions(result: AnalysisResult, def?: ExerciseDef): 
   if (reps.length) {
     const valid = reps.filter((r) => r.is_valid_rep).length;
     if (!fb.brief_summary.startsWith(`${valid} valid `) || !fb.brief_summary.includes(` out of ${reps.length} attempt`)) out.push('the summary miscounts the attempts');
+    const avg = Math.round(reps.reduce((a, r) => a + r.quality_score, 0) / reps.length);
+    if (!fb.brief_summary.includes(`average quality ${avg}/100`)) out.push(`the summary's average quality is not the attempts' (${avg})`);
+  }
+  // The counts the words give: "on k of n attempts" for an area, "(k of n valid reps)" for a strength.
+  for (const a of fb.key_improvement_areas) {
+    if (a.affected_reps.length && !a.description.startsWith(`${a.name} on ${a.affected_reps.length} of ${reps.length} attempts.`)) out.push(`area "${a.name}" miscounts the attempts it lists`);
+  }
+  const valid = reps.filter((r) => r.is_valid_rep);
+  for (const s of fb.strengths) {
+    const name = s.slice(0, s.indexOf(':'));
+    const held = valid.filter((r) => r.strengths.some((x) => x.name === name)).length;
+    if (!s.endsWith(`(${held} of ${valid.length} valid reps).`)) out.push(`set strength "${name}" miscounts the reps that held it (${held} of ${valid.length})`);
   }
   return out;
 }

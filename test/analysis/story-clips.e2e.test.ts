@@ -22,7 +22,6 @@ import { formVideosDir, videosDir } from '../../bench/shared-videos.js';
 import { createPoseEngine } from '../../src/analysis/index.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
-import { modelName } from '../../src/analysis/pose/models.js';
 import { excessContradictions, storyContradictions } from '../../src/analysis/story.js';
 
 const cacheDir = process.env.STORY_POSE_CACHE ?? join(tmpdir(), 'rep-coach-story-poses');
@@ -47,7 +46,7 @@ test('every real clip, as its own exercise and as any, tells one story and score
   for (const c of allClips()) {
     const own = exerciseDef(c.exercise);
     const fps = own?.sampleFps ?? 12;
-    const x = await cachedPoses(cacheDir, `${engine.version} ${modelName} ${fps}fps`, c.path, () => engine.extractPoses({ videoPath: c.path, exerciseId: own ? c.exercise : 'any' }));
+    const x = await cachedPoses(cacheDir, `${engine.version} ${fps}fps`, c.path, () => engine.extractPoses({ videoPath: c.path, exerciseId: own ? c.exercise : 'any' }));
     for (const def of new Set([own, exerciseDef('any')!].filter((d) => d !== undefined))) {
       const out = analyzePoses(def, x.poses, x.fps);
       judged += out.result.repetitions.length;

@@ -111,6 +111,19 @@ test('the contradiction finder also finds a "Keep:" no attempt earned, a fault n
   const scored = result([{ ...clean, issues: [issue] }, clean]);
   scored.repetitions[0]!.quality_score = 100;
   has(scored, /not below every clean attempt/);
+  // The counts the words give must be the reps': the summary's average, an area's "k of n".
+  const counted = result([{ ...clean, issues: [issue] }, clean]);
+  assert.deepEqual(storyContradictions(counted, def), []);
+  counted.overall_feedback.brief_summary = counted.overall_feedback.brief_summary.replace(/average quality \d+/, 'average quality 99');
+  counted.overall_feedback.key_improvement_areas[0] = { ...counted.overall_feedback.key_improvement_areas[0]!, affected_reps: [1, 2] };
+  counted.repetitions[1]!.issues = [{ ...issue, impact_on_score: -10 }];
+  has(counted, /summary's average quality is not the attempts'/);
+  has(counted, /area "Squat depth" miscounts the attempts it lists/);
+  const strong = { ...clean, strengths: [depth.strength] };
+  const held = result([strong, strong]);
+  assert.equal(held.overall_feedback.strengths.length, 1);
+  held.overall_feedback.strengths[0] = held.overall_feedback.strengths[0]!.replace('(2 of 2', '(1 of 2');
+  has(held, /set strength ".*" miscounts the reps that held it \(2 of 2\)/);
 });
 
 test('a person who turns mid-set: a rule judged on the side-on reps is not called "Not checked" by the clip\'s front view', () => {
