@@ -135,6 +135,8 @@ WHERE g.q IS NOT NULL AND g.f = g.q`;
 // Uploads (uploads.ts): a claim sets the row whatever its state; an expiry sets it unless claimed;
 // an upload only while minted or uploaded. So: the last claim, else expired from the first expiry
 // on (time of the last one) with the size of the last upload, else the last upload, else minted.
+// A claimed upload (most) is read off its mint and its claim: the upload and the expiry are joined
+// only for the others (a NULL position seeks nothing).
 const UPLOAD_AGG = `
 CREATE TEMP TABLE uagg AS
 SELECT id, min(p) FILTER (WHERE t = 10) AS m, min(p) AS f,
@@ -155,8 +157,8 @@ SELECT g.id, m.k,
   CASE WHEN g.pc IS NOT NULL THEN c.v->>1 WHEN g.pu IS NOT NULL THEN u.v->>1 ELSE 0 END,
   c.v->>2, c.v->>3, m.v->>0,
   CASE WHEN g.pc IS NOT NULL THEN c.v->>0 WHEN g.px1 IS NOT NULL THEN xn.v->>0 WHEN g.pu IS NOT NULL THEN u.v->>0 ELSE m.v->>0 END
-FROM temp.uagg g JOIN temp.ev m ON m.p = g.m
-  LEFT JOIN temp.ev u ON u.p = g.pu LEFT JOIN temp.ev c ON c.p = g.pc LEFT JOIN temp.ev xn ON xn.p = g.pxn
+FROM temp.uagg g JOIN temp.ev m ON m.p = g.m LEFT JOIN temp.ev c ON c.p = g.pc
+  LEFT JOIN temp.ev u ON u.p = CASE WHEN g.pc IS NULL THEN g.pu END LEFT JOIN temp.ev xn ON xn.p = CASE WHEN g.pc IS NULL THEN g.pxn END
 WHERE g.m IS NOT NULL AND ${UPLOAD_REGULAR}`;
 
 // Keys (identity.ts): the counters a job's events move on its key, and the last of them, per key.
