@@ -93,7 +93,7 @@ export async function openService(config: Config, clock: () => Date = () => new 
   timeAppends(store, metrics);
   watchJobs(metrics, readDb, store, clock);
   const projector = createProjector(store, readDb);
-  const ledger = createLedger(store, () => projector.catchUp());
+  const ledger = createLedger(store, () => projector.catchUpOwn());
   const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
   const storage = disk ? createDiskStorage(disk, config.storagePublicUrl) : createS3Storage(config.s3, clock);
   // A ledger written before the hash chain existed gets it once (resumable; a no-op once sealed).

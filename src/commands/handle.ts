@@ -24,7 +24,13 @@ export interface Decision {
 export interface Ledger {
   /** The key's current folded state (caught up with the store). */
   load(keyId: string): Promise<{ state: KeyState; revision: number }>;
-  handle(keyId: string, decide: (state: KeyState) => LedgerEvent[]): Promise<Decision>;
+  /**
+   * `readAt`: the revision a load() of this key returned moments ago. The first attempt then
+   * decides on that state as held, without reading the stream again, unless this process has
+   * learned of a newer one since; an append by another process in between is a conflict, and the
+   * retry reads the stream (issue 22o: a submission read the key's stream twice in a row).
+   */
+  handle(keyId: string, decide: (state: KeyState) => LedgerEvent[], readAt?: number): Promise<Decision>;
 }
 
 const MAX_CONFLICT_RETRIES = 20;
@@ -112,8 +118,9 @@ export function createLedger(store: EventStore, afterAppend: () => Promise<void>
     }
   }
 
-  async function step(keyId: string, decide: (state: KeyState) => LedgerEvent[]): Promise<Step> {
-    const base: Tip = tips.get(keyId) ?? (await load(keyId));
+  async function step(keyId: string, decide: (state: KeyState) => LedgerEvent[], readAt: number | undefined): Promise<Step> {
+    const held = cache.get(keyId);
+    const base: Tip = tips.get(keyId) ?? (held !== undefined && held.revision === readAt ? held : await load(keyId));
     let events: LedgerEvent[];
     try {
       events = decide(base.state);
@@ -137,9 +144,9 @@ export function createLedger(store: EventStore, afterAppend: () => Promise<void>
     return { kind: 'written', tip: { state: fold(events, base.state), revision: base.revision + events.length }, events };
   }
 
-  async function handle(keyId: string, decide: (state: KeyState) => LedgerEvent[]): Promise<Decision> {
+  async function handle(keyId: string, decide: (state: KeyState) => LedgerEvent[], readAt?: number): Promise<Decision> {
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
-      const s = await exclusive(keyId, () => step(keyId, decide));
+      const s = await exclusive(keyId, () => step(keyId, decide, attempt === 0 ? readAt : undefined));
       switch (s.kind) {
         case 'conflict':
           continue;

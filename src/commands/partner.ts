@@ -127,7 +127,7 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
   if (!isWellFormedHandle(handle)) throw new UploadNotFound();
   const now = svc.clock().toISOString();
   const jobId = newJobId();
-  const { state } = await svc.ledger.load(keyId);
+  const { state, revision } = await svc.ledger.load(keyId);
   if (!spotOf(state, handle)) await svc.projector.catchUp(); // the read model must know every claim we folded
 
   let size = 0;
@@ -146,7 +146,7 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
   let accepted: boolean;
   for (let behind = 0; ; behind++) {
     try {
-      accepted = (await svc.ledger.handle(keyId, decide)).events.length > 0;
+      accepted = (await svc.ledger.handle(keyId, decide, behind === 0 ? revision : undefined)).events.length > 0;
       break;
     } catch (err) {
       // The catch-up reads the ledger itself, so one pass settles it; the bound guards a stuck store.

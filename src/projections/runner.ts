@@ -75,14 +75,27 @@ export function applyModules(db: Database.Database, e: RecordedEvent, tables: re
 
 export interface Projector {
   catchUp(): Promise<void>;
+  /**
+   * After this process's own append: the same, except that when the store still holds the events
+   * it committed since the checkpoint (EventStore.committedAfter) they are applied from memory,
+   * with no read of the ledger (issue 22o: a submission read back the two events it had just
+   * written). Another writer's events after them wait for the next catchUp; read-your-writes only
+   * needs our own.
+   */
+  catchUpOwn(): Promise<void>;
 }
 
 const BATCH = 500;
 
 export function createProjector(store: EventStore, db: () => Database.Database): Projector {
-  async function drain() {
+  async function drain(own: boolean) {
     for (;;) {
       const from = guard(() => checkpointOf(db()));
+      const held = own ? store.committedAfter?.(from) : undefined;
+      if (held !== undefined) {
+        if (held.length > 0) guard(() => applyBatch(db(), held));
+        return;
+      }
       const events = await store.readAll(from, BATCH);
       if (events.length === 0) return;
       guard(() => applyBatch(db(), events));
@@ -93,19 +106,24 @@ export function createProjector(store: EventStore, db: () => Database.Database):
   }
 
   // Drains run one at a time. A call joins the drain that has not started yet, if any: that drain
-  // starts after the caller's append, so it includes it.
+  // starts after the caller's append, so it includes it; a full catch-up joining one that was to
+  // project only our own appends makes it a full one.
   let tail: Promise<void> = Promise.resolve();
-  let pending: Promise<void> | null = null;
-  function catchUp(): Promise<void> {
-    if (pending) return pending;
-    const next = tail.then(() => {
+  let pending: { done: Promise<void>; own: boolean } | null = null;
+  function schedule(own: boolean): Promise<void> {
+    if (pending) {
+      pending.own &&= own;
+      return pending.done;
+    }
+    const next = { own, done: Promise.resolve() };
+    next.done = tail.then(() => {
       pending = null;
-      return drain();
+      return drain(next.own);
     });
     pending = next;
-    tail = next.catch(() => undefined);
-    return next;
+    tail = next.done.catch(() => undefined);
+    return next.done;
   }
 
-  return { catchUp };
+  return { catchUp: () => schedule(false), catchUpOwn: () => schedule(true) };
 }

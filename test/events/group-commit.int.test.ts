@@ -178,3 +178,67 @@ test('a writer thread that stops loses nothing acknowledged: its batch is report
   assert.equal(after.nextRevision, 0);
   assert.equal((await checkChain(store.checkItems())).ok, true);
 });
+
+for (const writer of ['inline', 'thread'] as const) {
+test(`committedAfter: this store's own commits from memory, as readAll reads them; undefined past another writer's (${writer})`, async (t) => {
+  const path = fresh(t);
+  const store = new SqliteEventStore(path, { writer });
+  const other = new SqliteEventStore(path);
+  t.after(async () => {
+    await store.close();
+    await other.close();
+  });
+  assert.equal(store.committedAfter(0), undefined, 'nothing committed yet: it cannot tell');
+  await store.append('ledger-m', [suspended(0)], NO_STREAM);
+  // A batch of several appends, several events each, on two streams.
+  const a = store.enqueue('ledger-m', [suspended(1), suspended(2)], 0);
+  const b = store.enqueue('ledger-n', [suspended(3)], NO_STREAM);
+  const c = store.enqueue('ledger-m', [suspended(4)], 2, a);
+  await Promise.all([a.done, b.done, c.done]);
+  for (const from of [0, 1, 3]) assert.deepEqual(store.committedAfter(from), await store.readAll(from, 100), `after ${from}`);
+  assert.deepEqual(store.committedAfter(5), [], 'nothing of its own after its last commit');
+  // A refused append holds nothing.
+  await assert.rejects(store.append('ledger-m', [suspended(9)], 0), ConflictError);
+  assert.deepEqual(store.committedAfter(5), []);
+  // Another writer's event, then ours: from before the other's, memory cannot tell; from it, it can.
+  await other.append('ledger-o', [suspended(5)], NO_STREAM);
+  await store.append('ledger-m', [suspended(6)], 3);
+  assert.equal(store.committedAfter(5), undefined, "another writer's event lies between");
+  assert.deepEqual(store.committedAfter(6), await store.readAll(6, 100));
+});
+}
+
+test("handle's readAt: decided on the state load() just returned without reading the stream again; another writer's append in between is a conflict, and the retry reads it", async (t) => {
+  const path = fresh(t);
+  const store = new SqliteEventStore(path);
+  const other = new SqliteEventStore(path);
+  t.after(async () => {
+    await store.close();
+    await other.close();
+  });
+  let reads = 0;
+  const readStream = store.readStream.bind(store);
+  store.readStream = (stream, from) => ((reads += 1), readStream(stream, from));
+  const keyId = 'key_read_at';
+  const ledger = createLedger(store);
+  const limits = { spotsPerWindow: 40, windowSeconds: 3600, unclaimedBytesCap: 1e12 };
+  const mint = (i: number) => (s: ReturnType<typeof fold>) =>
+    decideUpload({ type: 'MintSpot', handle: `up_${i}`, expiresAt: '2026-01-01T00:15:00.000Z', now: at, observed: {}, limits }, s);
+  await ledger.handle(keyId, () => [{ type: 'KeyIssued', data: { keyId, partnerId: 'p', partnerName: 'P', keyHash: 'h', limit: null, at } }]);
+
+  let loaded = await ledger.load(keyId);
+  reads = 0;
+  assert.equal((await ledger.handle(keyId, mint(0), loaded.revision)).revision, 1);
+  assert.equal(reads, 0, 'no second read of the stream');
+
+  // Another process appends between our load and our command: decided on the held state, refused
+  // by the store, decided again on what the stream holds.
+  loaded = await ledger.load(keyId);
+  await other.append(ledgerStream(keyId), [{ type: 'LimitSet', data: { keyId, limit: 7, at } }], loaded.revision);
+  reads = 0;
+  const d = await ledger.handle(keyId, mint(1), loaded.revision);
+  assert.equal(d.revision, 3);
+  assert.equal(reads, 1, 'the retry read the stream');
+  assert.deepEqual((await store.readStream(ledgerStream(keyId))).map((e) => e.type), ['KeyIssued', 'SpotMinted', 'LimitSet', 'SpotMinted']);
+  assert.equal(d.state.limit, 7);
+});

@@ -45,6 +45,15 @@ export interface EventStore {
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Events after `afterPosition` in global order, at most `limit` of them. */
   readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * Optional: the events this store itself committed after `afterPosition`, from memory, as readAll
+   * would return them, when it holds every event from there up to its own last commit (no other
+   * writer's in between); undefined when it cannot tell (read them with readAll then); empty when
+   * its last commit is at or before `afterPosition`. It says nothing of other writers' appends after
+   * its own last commit: for a caller that needs only what this process appended (SQLite: the
+   * projection of a command's own events, issue 22o).
+   */
+  committedAfter?(afterPosition: number): RecordedEvent[] | undefined;
   /** The last global position; 0 when the store is empty. */
   lastPosition(): Promise<number>;
   /** The running root of the hash chain (events/chain.ts) after the last event, for `ledger digest`. */

@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { LedgerEvent } from '../ledger.js';
+import { CURRENT_SCHEMA_VERSION, type LedgerEvent } from '../ledger.js';
 import { upcast } from '../upcasters.js';
 import { ConflictError, StoreUnavailableError, type AppendResult, type EventStore, type QueuedAppend, type RecordedEvent } from './port.js';
 import { CHAIN_DDL, ChainWriter, chainItems } from './sqlite-chain.js';
@@ -80,6 +80,8 @@ const STREAM_PAGE = 500;
 class Queued implements QueuedAppend {
   /** Set when its batch ends, before any continuation runs (a later batch's `after` check reads it). */
   state: 'waiting' | 'written' | 'refused' = 'waiting';
+  /** The recorded_at its batch was written with (set when the batch is sent). */
+  recordedAt = '';
   readonly done: Promise<AppendResult>;
   resolve!: (r: AppendResult) => void;
   reject!: (err: unknown) => void;
@@ -105,6 +107,9 @@ class Queued implements QueuedAppend {
 
 /** Appends written in one transaction at most (a bound on how long one commit holds the lock). */
 const MAX_BATCH = 1_000;
+
+/** Rows of this store's own last commits held for committedAfter() (at least this many, at most twice). */
+const RECENT_ROWS = 1_000;
 
 /** The writer thread's module, with this file's extension (.ts from the sources), started by a plain-JS bootstrap. */
 const WRITER = new URL(`./sqlite-writer-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
@@ -145,6 +150,8 @@ export class SqliteEventStore implements EventStore {
   /** The batch the writer thread is committing. */
   private inFlight: Queued[] | undefined;
   private drained: (() => void)[] = [];
+  /** The rows this store committed last, in position order (committedAfter()). */
+  private recent: EventRow[] = [];
   /** True once batches are committed on the writer thread. */
   get writesOnThread(): boolean {
     return this.writer !== undefined;
@@ -246,6 +253,7 @@ export class SqliteEventStore implements EventStore {
         ...(q.after && index.has(q.after) ? { after: index.get(q.after)! } : {}),
       }));
       const recordedAt = this.clock().toISOString();
+      for (const q of live) q.recordedAt = recordedAt;
       if (this.writer) {
         this.inFlight = live;
         this.writer.ref();
@@ -271,12 +279,43 @@ export class SqliteEventStore implements EventStore {
       this.commits.appends += batch.length;
     }
     batch.forEach((q, i) => (q.state = results && !('conflict' in results[i]!) ? 'written' : 'refused'));
+    if (results) this.hold(batch, results);
     batch.forEach((q, i) => {
       const r = results?.[i];
       if (!r) q.reject(err);
       else if ('conflict' in r) q.reject(new ConflictError(q.stream, q.expected, r.conflict));
       else q.resolve(r);
     });
+  }
+
+  /** Keeps the rows a batch wrote, as stored: one append's events took consecutive positions and revisions. */
+  private hold(batch: readonly Queued[], results: readonly BatchResult[]): void {
+    batch.forEach((q, i) => {
+      const r = results[i]!;
+      if ('conflict' in r) return;
+      const n = q.events.length;
+      q.events.forEach((e, k) => this.recent.push({
+        position: r.lastPosition - n + 1 + k,
+        stream: q.stream,
+        revision: r.nextRevision - n + 1 + k,
+        type: e.type,
+        schema_version: CURRENT_SCHEMA_VERSION,
+        data: e.data,
+        recorded_at: q.recordedAt,
+      }));
+    });
+    if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
+  }
+
+  committedAfter(afterPosition: number): RecordedEvent[] | undefined {
+    const rows = this.recent;
+    const last = rows[rows.length - 1]?.position;
+    if (last === undefined) return undefined;
+    if (afterPosition >= last) return [];
+    // Positions only grow, so the rows from afterPosition + 1 to `last` are all here, with no other
+    // writer's between them, exactly when the row that many from the end is afterPosition + 1.
+    const first = rows[rows.length - (last - afterPosition)];
+    return first?.position === afterPosition + 1 ? rows.slice(rows.length - (last - afterPosition)).map(toRecorded) : undefined;
   }
 
   /**
