@@ -20,6 +20,7 @@ import {
 import { decideJob, needsBytes, type PastSpot } from './jobs.js';
 import { spotOf, type KeyState } from './state.js';
 import { decideUpload } from './uploads.js';
+import { discardSpotLater } from './discard-later.js';
 
 /**
  * Reads a row from the read models; on a miss, catches the projections up once and reads again.
@@ -167,11 +168,9 @@ export async function submitJob(svc: Service, keyId: string, handle: string, exe
     return { job_id: (past as Extract<PastSpot, { state: 'claimed' }>).jobId, status: 'queued' as const, created: false };
   }
   // The job owns a frozen copy now; the spot's own bytes are no longer needed. Deleted after the
-  // answer rather than before it (issue 22: one more file operation in line with each submission;
-  // the spot is claimed, so nothing reads or accepts bytes for it again, and a file a crash leaves
-  // behind is what a failed delete always left). Started on the next turn of the event loop, once
-  // the answer is written (issue 22j: issuing it here put its cost before the answer's write).
-  setImmediate(() => void svc.storage.discard(handle).catch(() => undefined));
+  // answer rather than before it (issue 22: one more file operation in line with each submission),
+  // with the other submissions' deletes of the next ~100 ms (discard-later.ts says why).
+  discardSpotLater(svc, handle);
   return { job_id: jobId, status: 'queued' as const, created: true };
 }
 
