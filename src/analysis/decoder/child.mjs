@@ -339,15 +339,15 @@ async function decode(src, packets, fps, outW, outH, maxMs, out = rawFrames) {
   let next = 0;
   let prev; // { frame, t }
   let emitted = 0;
-  // One output buffer for the whole video: a frame is converted into it when first emitted, and
-  // again only for a tick that shows the same frame (it is still there: ticks move forward in time,
-  // so once a later frame is shown an earlier one never is). Each write is complete before the
-  // next conversion. A new buffer per frame was 1.5 MB of garbage per frame at 960x540.
-  const rgb = new Uint8ClampedArray(outW * outH * 3);
-  const bytes = Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength);
-  let shown; // the decoded frame whose pixels `rgb` holds
+  // A frame is converted when first emitted, into convert.mjs's own buffer (for 4:2:0 the kernel's
+  // memory, written to the pipe from there), and not again for a tick that shows the same frame
+  // (its bytes are still there: ticks move forward in time, so once a later frame is shown an
+  // earlier one never is). Each write is complete before the next conversion. A new buffer per
+  // frame was 1.5 MB of garbage per frame at 960x540.
+  let bytes;
+  let shown; // the decoded frame whose pixels `bytes` holds
   const emit = async (p) => {
-    if (shown !== p) await convertFrame(p.frame, src.rotation, outW, outH, rgb);
+    if (shown !== p) bytes = await convertFrame(p.frame, src.rotation, outW, outH);
     shown = p;
     await out.frame(bytes);
     emitted++;

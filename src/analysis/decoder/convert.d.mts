@@ -15,4 +15,5 @@ export interface FrameLike {
 }
 export function cachedPlan(sw: number, sh: number, rotation: number, ow: number, oh: number): Plan;
 export function coefficients(colorSpace: FrameLike['colorSpace']): Coefficients;
-export function convertFrame(frame: FrameLike, rotation: number, ow: number, oh: number, out?: Uint8ClampedArray): Promise<Buffer>;
+/** The frame as packed RGB24, turned; the bytes hold until the next call. */
+export function convertFrame(frame: FrameLike, rotation: number, ow: number, oh: number): Promise<Buffer>;

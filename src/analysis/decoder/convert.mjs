@@ -94,8 +94,8 @@ function layoutFor(p, ow, oh, frameBytes) {
   return { ...t, planes, out, turned, tmp };
 }
 
-/** Bilinear luma and nearest chroma of an 8-bit 4:2:0 frame into `out` (wasm/i420.ts). */
-async function fromI420(frame, p, ow, oh, out) {
+/** Bilinear luma and nearest chroma of an 8-bit 4:2:0 frame (wasm/i420.ts): the output, in the kernel's memory. */
+async function fromI420(frame, p, ow, oh) {
   const size = frame.allocationSize();
   const at = layoutFor(p, ow, oh, size);
   // Views are made after any grow: growing detaches the memory's earlier ArrayBuffer.
@@ -103,7 +103,7 @@ async function fromI420(frame, p, ow, oh, out) {
   const k = coefficients(frame.colorSpace);
   i420(at.planes, Y.offset, Y.stride, U.offset, U.stride, V.offset, V.stride, k.yOff, k.ym, k.rv, k.gu, k.gv, k.bu,
     p.swap ? 1 : 0, at.ci0, at.ci1, at.cf, at.ri0, at.ri1, at.rf, ow, oh, at.out, at.turned, at.tmp);
-  out.set(new Uint8Array(memory.buffer, at.out, ow * oh * 3));
+  return Buffer.from(memory.buffer, at.out, ow * oh * 3);
 }
 
 let rgba = new Uint8Array(0);
@@ -131,21 +131,22 @@ function fromRGBA(src, P, swap, col, row, ow, oh, out) {
   }
 }
 
+let rgb = new Uint8ClampedArray(0);
+
 /**
- * The frame as packed RGB24 of `ow` x `oh`, turned `rotation` degrees clockwise, written into `out`
- * (ow * oh * 3 bytes; a new buffer if none is given).
+ * The frame as packed RGB24 of `ow` x `oh`, turned `rotation` degrees clockwise. The bytes are this
+ * module's (for 4:2:0, the kernel's memory: written to the pipe from there, not copied out first)
+ * and hold until the next call: the caller writes them out before converting another frame.
  */
-export async function convertFrame(frame, rotation, ow, oh, out = new Uint8ClampedArray(ow * oh * 3)) {
+export async function convertFrame(frame, rotation, ow, oh) {
   const sw = frame.visibleRect?.width || frame.codedWidth;
   const sh = frame.visibleRect?.height || frame.codedHeight;
   const p = cachedPlan(sw, sh, rotation, ow, oh);
-  if (frame.format === 'I420' || frame.format === 'I420A') {
-    await fromI420(frame, p, ow, oh, out);
-  } else {
-    const { swap, col, row } = p;
-    const src = rgbaBuffer(frame.allocationSize({ format: 'RGBA' }));
-    const [P] = await frame.copyTo(src, { format: 'RGBA' });
-    fromRGBA(src, P, swap, col, row, ow, oh, out);
-  }
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  if (frame.format === 'I420' || frame.format === 'I420A') return fromI420(frame, p, ow, oh);
+  const { swap, col, row } = p;
+  const src = rgbaBuffer(frame.allocationSize({ format: 'RGBA' }));
+  const [P] = await frame.copyTo(src, { format: 'RGBA' });
+  if (rgb.length !== ow * oh * 3) rgb = new Uint8ClampedArray(ow * oh * 3);
+  fromRGBA(src, P, swap, col, row, ow, oh, rgb);
+  return Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength);
 }
