@@ -61,8 +61,10 @@ if (svc.disk) {
   log.info({ port: config.storagePort }, 'storage host listening');
 }
 
+// Every module is loaded: what Node compiled goes to its cache for the next start now, before
+// answering (on a cold cache that write takes a while, and it holds the event loop).
+flushCompileCache();
 await app.listen({ host: config.host, port: config.port });
-flushCompileCache(); // its modules are loaded: the next start reads them compiled
 runner = startRunner(svc, engine, {
   concurrency: config.workerConcurrency,
   leaseSeconds: config.jobLeaseSeconds,

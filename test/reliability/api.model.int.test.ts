@@ -84,7 +84,8 @@ abstract class Step implements fc.AsyncCommand<Model, Real> {
 }
 
 class Mint extends Step {
-  constructor(readonly k: number) { super(); }
+  readonly k: number;
+  constructor(k: number) { super(); this.k = k; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
     const res = await r.h.request('POST', '/v1/uploads', { key: key.apiKey });
@@ -103,7 +104,10 @@ class Mint extends Step {
 }
 
 class Put extends Step {
-  constructor(readonly k: number, readonly spot: number, readonly size: number) { super(); }
+  readonly k: number;
+  readonly spot: number;
+  readonly size: number;
+  constructor(k: number, spot: number, size: number) { super(); this.k = k; this.spot = spot; this.size = size; }
   override check(m: Readonly<Model>) { return m.keys[this.k]!.spots.length > 0; }
   async act(m: Model, r: Real) {
     const s = pick(m.keys[this.k]!.spots, this.spot)!;
@@ -121,7 +125,9 @@ class Put extends Step {
 
 /** A partner's usual flow: mint a spot and PUT the bytes straight away. */
 class Upload extends Step {
-  constructor(readonly k: number, readonly size: number) { super(); }
+  readonly k: number;
+  readonly size: number;
+  constructor(k: number, size: number) { super(); this.k = k; this.size = size; }
   async act(m: Model, r: Real) {
     const before = m.keys[this.k]!.spots.length;
     await new Mint(this.k).act(m, r);
@@ -131,7 +137,10 @@ class Upload extends Step {
 }
 
 class GetUpload extends Step {
-  constructor(readonly k: number, readonly owner: number, readonly spot: number) { super(); }
+  readonly k: number;
+  readonly owner: number;
+  readonly spot: number;
+  constructor(k: number, owner: number, spot: number) { super(); this.k = k; this.owner = owner; this.spot = spot; }
   override check(m: Readonly<Model>) { return m.keys[this.owner]!.spots.length > 0; }
   async act(m: Model, r: Real) {
     const s = pick(m.keys[this.owner]!.spots, this.spot)!;
@@ -148,7 +157,12 @@ class GetUpload extends Step {
 }
 
 class Submit extends Step {
-  constructor(readonly k: number, readonly owner: number, readonly spot: number, readonly ex: string, readonly anyTime = false) { super(); }
+  readonly k: number;
+  readonly owner: number;
+  readonly spot: number;
+  readonly ex: string;
+  readonly anyTime: boolean;
+  constructor(k: number, owner: number, spot: number, ex: string, anyTime = false) { super(); this.k = k; this.owner = owner; this.spot = spot; this.ex = ex; this.anyTime = anyTime; }
   override check(m: Readonly<Model>) { return this.anyTime || m.keys[this.owner]!.spots.length > 0; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
@@ -199,7 +213,9 @@ const MALFORMED: { name: string; raw: string }[] = [
 ];
 
 class SubmitMalformed extends Step {
-  constructor(readonly k: number, readonly variant: number) { super(); }
+  readonly k: number;
+  readonly variant: number;
+  constructor(k: number, variant: number) { super(); this.k = k; this.variant = variant; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
     const { raw } = MALFORMED[this.variant % MALFORMED.length]!;
@@ -212,7 +228,9 @@ class SubmitMalformed extends Step {
 }
 
 class Cancel extends Step {
-  constructor(readonly k: number, readonly job: number) { super(); }
+  readonly k: number;
+  readonly job: number;
+  constructor(k: number, job: number) { super(); this.k = k; this.job = job; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
     const j = pick(m.jobs, this.job);
@@ -233,7 +251,9 @@ class Cancel extends Step {
 }
 
 class GetJob extends Step {
-  constructor(readonly k: number, readonly job: number) { super(); }
+  readonly k: number;
+  readonly job: number;
+  constructor(k: number, job: number) { super(); this.k = k; this.job = job; }
   override check(m: Readonly<Model>) { return m.jobs.length > 0; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
@@ -249,7 +269,8 @@ class GetJob extends Step {
 }
 
 class ListJobs extends Step {
-  constructor(readonly k: number) { super(); }
+  readonly k: number;
+  constructor(k: number) { super(); this.k = k; }
   async act(m: Model, r: Real) {
     const key = m.keys[this.k]!;
     await appendsNothing(r, async () => {
@@ -266,7 +287,10 @@ class ListJobs extends Step {
 
 /** The job runner's commands, as src/runner/runner.ts issues them through the ledger. */
 class Work extends Step {
-  constructor(readonly job: number, readonly action: 'start' | 'complete' | 'fail' | 'stale-complete', readonly failure: Failure = 'video') { super(); }
+  readonly job: number;
+  readonly action: 'start' | 'complete' | 'fail' | 'stale-complete';
+  readonly failure: Failure;
+  constructor(job: number, action: 'start' | 'complete' | 'fail' | 'stale-complete', failure: Failure = 'video') { super(); this.job = job; this.action = action; this.failure = failure; }
   override check(m: Readonly<Model>) { return m.jobs.length > 0; }
   async act(m: Model, r: Real) {
     const j = pick(m.jobs, this.job)!;
@@ -299,7 +323,10 @@ class Work extends Step {
 
 /** The operator's `jobs cancel`, `keys set-limit|suspend|reinstate`, and the spot sweeper. */
 class Operator extends Step {
-  constructor(readonly action: 'cancel' | 'set-limit' | 'suspend' | 'reinstate' | 'sweep', readonly n: number, readonly limit: number | null = null) { super(); }
+  readonly action: 'cancel' | 'set-limit' | 'suspend' | 'reinstate' | 'sweep';
+  readonly n: number;
+  readonly limit: number | null;
+  constructor(action: 'cancel' | 'set-limit' | 'suspend' | 'reinstate' | 'sweep', n: number, limit: number | null = null) { super(); this.action = action; this.n = n; this.limit = limit; }
   async act(m: Model, r: Real) {
     const now = new Date(m.clock.now).toISOString();
     const key = m.keys[this.n % m.keys.length]!;
@@ -331,7 +358,8 @@ class Operator extends Step {
 }
 
 class Advance extends Step {
-  constructor(readonly seconds: number) { super(); }
+  readonly seconds: number;
+  constructor(seconds: number) { super(); this.seconds = seconds; }
   async act(m: Model) {
     m.clock.now += this.seconds * 1000;
   }

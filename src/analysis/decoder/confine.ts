@@ -14,7 +14,7 @@
 // Candidates are tried once, in order, with a real process (detectConfinement); the first that
 // works is used and logged at start (`decoder isolation`). Where none works (no unshare, user
 // namespaces disabled) it degrades to a network namespace only, then to nothing, and says so.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -112,28 +112,49 @@ const which = (name: string): string | undefined => {
 /** Each binary's library directories (ldd), found once per process or handed over (adoptConfinement). */
 const libsOfFile = new Map<string, string[]>();
 
+/** The library directories in `ldd FILE`'s output (empty when it failed). */
+function lddDirs(stdout: string | undefined): string[] {
+  const dirs: string[] = [];
+  for (const m of stdout ? stdout.matchAll(/(\/\S+)\s+\(0x/g) : []) {
+    const lib = m[1]!;
+    try {
+      dirs.push(realpathSync(dirname(lib)), dirname(realpathSync(lib)));
+    } catch {
+      // listed but absent: the loader would fail the same way outside
+    }
+  }
+  return dirs;
+}
+
 /** Directories holding the shared libraries `files` load (ldd), as real paths and as named. */
 export function libraryDirs(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const file of files) {
     let own = libsOfFile.get(file);
     if (!own) {
-      own = [];
       const r = spawnSync('ldd', [file], { encoding: 'utf8', timeout: 10_000 });
-      for (const m of r.status === 0 ? r.stdout.matchAll(/(\/\S+)\s+\(0x/g) : []) {
-        const lib = m[1]!;
-        try {
-          own.push(realpathSync(dirname(lib)), dirname(realpathSync(lib)));
-        } catch {
-          // listed but absent: the loader would fail the same way outside
-        }
-      }
-      libsOfFile.set(file, own);
+      libsOfFile.set(file, (own = lddDirs(r.status === 0 ? r.stdout : undefined)));
     }
     for (const d of own) dirs.add(d);
   }
   return [...dirs].sort();
 }
+
+/**
+ * The same ldd runs, at once and without blocking: the detection does these first, so that the API
+ * process, which detects at its start, does not wait on four ldd processes one after the other.
+ */
+async function findLibraryDirs(files: readonly string[]): Promise<void> {
+  await Promise.all(files.filter((f) => !libsOfFile.has(f)).map((file) => new Promise<void>((resolve) => {
+    execFile('ldd', [file], { encoding: 'utf8', timeout: 10_000 }, (err, stdout) => {
+      if (!libsOfFile.has(file)) libsOfFile.set(file, lddDirs(err ? undefined : stdout));
+      resolve();
+    });
+  })));
+}
+
+/** The binaries every sandbox runs (Node, setpriv, mount, umount), whose libraries it must hold. */
+const sandboxTools = () => [process.execPath, which('setpriv')!, which('mount')!, which('umount')!];
 
 /**
  * The argv that runs `argv` confined, with `readOnly` (files or directories) visible at their own
@@ -144,8 +165,8 @@ export const INSIDE_INPUT = '/input/video';
 
 export function confinedArgv(c: Confinement, readOnly: readonly string[], argv: readonly string[], nativeDeps: readonly string[] = []): string[] {
   if (!c.mount) return [...c.prefix, ...argv];
-  const setpriv = which('setpriv')!;
-  const deps = [process.execPath, setpriv, which('mount')!, which('umount')!, ...nativeDeps];
+  const deps = [...sandboxTools(), ...nativeDeps];
+  const setpriv = deps[1]!;
   return [...c.prefix, '/bin/sh', '-c', SETUP, 'decoder-sandbox', mountPoint(), setpriv, ...libraryDirs(deps), process.execPath, ...readOnly, '--', ...argv];
 }
 
@@ -177,7 +198,9 @@ function tryArgv(c: Confinement): string[] {
 export function detectConfinement(): Promise<Confinement> {
   if (found) return Promise.resolve(found);
   detecting ??= (async () => {
-    for (const c of candidates()) {
+    const list = candidates();
+    if (list.some((c) => c.mount)) await findLibraryDirs(sandboxTools());
+    for (const c of list) {
       const [cmd, ...args] = tryArgv(c);
       const ok = await new Promise<boolean>((resolve) => {
         const child = spawn(cmd!, args, { stdio: 'ignore', env: {} });
