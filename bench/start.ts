@@ -98,7 +98,7 @@ for (let r = 0; r < ROUNDS; r++) {
 const fmt = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join(' / ');
 console.log(`bench:start  (${ROUNDS} rounds, each side in turn; load average at each round's start: ${loads.join(', ')} on ${cpus().length} cores)\n`);
 console.log('The API process until it answers (WORKER_CONCURRENCY=0)        seconds              CPU ms of its tree');
-console.log(`  as npm start runs it (${startArgs.join(' ')})`.padEnd(64) + `${fmt(api.now.map((x) => x.s), 1).padEnd(21)}${fmt(api.now.map((x) => x.cpu))}`);
+console.log('  as npm start runs it (Node strips the types)'.padEnd(64) + `${fmt(api.now.map((x) => x.s), 1).padEnd(21)}${fmt(api.now.map((x) => x.cpu))}`);
 console.log('  before: tsx src/http/server.ts (tsx CLI)'.padEnd(64) + `${fmt(api.before.map((x) => x.s), 1).padEnd(21)}${fmt(api.before.map((x) => x.cpu))}`);
 console.log(`  median ratio now/before: time ${(median(api.now.map((x) => x.s)) / median(api.before.map((x) => x.s))).toFixed(2)}, CPU ${(median(api.now.map((x) => x.cpu)) / median(api.before.map((x) => x.cpu))).toFixed(2)}\n`);
 console.log('One engine process until idle (models warm, spare decoder up): CPU ms of its tree');
