@@ -70,9 +70,7 @@ export const anyMovement: ExerciseDef = {
         const best = quantile(rep.setPeaks ?? [], 0.75);
         if (!rep.valid || !((rep.setPeaks?.length ?? 0) >= 3) || !(best > 0)) return undefined;
         const share = rep.peakProgress / best;
-        const past = judge.verdict(RANGE_SHARE - share, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` };
+        return judge.fault(RANGE_SHARE - share, 0.15, 0.3, { evidence: rep.peak, description: `This repetition covered about ${round(share * 100)}% of the range of the set's best repetitions.` });
       },
       strength: { category: 'range_of_motion', name: 'Consistent range', description: 'Moved through the same range as the set\'s best repetitions.' },
     }),

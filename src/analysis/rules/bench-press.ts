@@ -46,9 +46,7 @@ export const benchPress: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // With the bar on the chest the forearms stand vertical over elbows just below the
         // shoulders: the hands sit about 0.4-0.5 arm lengths above the shoulder joints.
-        const past = judge.verdict(value - 0.55, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` };
+        return judge.fault(value - 0.55, 0.1, 0.2, { evidence: index, description: `The hands stopped ${round(value * 100)}% of an arm length above the shoulders.` });
       },
       strength: { category: 'range_of_motion', name: 'Full range', description: 'Bar touched the chest.' },
     }),
@@ -59,9 +57,7 @@ export const benchPress: ExerciseDef = {
       check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(150 - v, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` };
+        return judge.fault(150 - v, 10, 25, { evidence: 0, description: `At the top the elbows opened only to about ${round(v)} deg.` });
       },
       strength: { category: 'range_of_motion', name: 'Locked out', description: 'Arms straight at the top.' },
     }),
@@ -72,9 +68,7 @@ export const benchPress: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, wristImbalance, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 0.15, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` };
+        return judge.fault(value - 0.15, 0.1, 0.2, { evidence: index, description: `One hand ran ${round(value * 100)}% of an arm length behind the other.` });
       },
       strength: { category: 'symmetry', name: 'Level bar', description: 'Both arms pressed together.' },
     }),

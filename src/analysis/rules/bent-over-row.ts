@@ -72,15 +72,11 @@ export const bentOverRow: ExerciseDef = {
         // shoulder with depth) judges the range there instead. Side-on is the rep's own yaw too
         // (sideOn), as for the other rules that need the sagittal plane seen flat.
         if (!sideOn(rep)) {
-          const past = judge.verdict(0.6 - rep.peakProgress, 0.15, 0.3);
-          if (!past) return null;
-          return { ...past, evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` };
+          return judge.fault(0.6 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The weight came up about ${round(rep.peakProgress * 100)}% of a full pull.` });
         }
         const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 100, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` };
+        return judge.fault(value - 100, 15, 30, { evidence: index, description: `The elbow bent only to about ${round(value)} deg at the top of the pull.` });
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the weight all the way to the torso.' },
     }),
@@ -96,9 +92,7 @@ export const bentOverRow: ExerciseDef = {
         const { value, index } = extreme(rep, torsoTilt, 'min');
         if (!Number.isFinite(start) || !Number.isFinite(value)) return undefined;
         const rise = start - value;
-        const past = judge.verdict(rise - 15, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` };
+        return judge.fault(rise - 15, 8, 15, { evidence: index, description: `The torso rose about ${round(rise)} deg during the pull.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso held its angle through the pull.' },
     }),
@@ -109,9 +103,7 @@ export const bentOverRow: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoTilt, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(35 - value, 5, 10);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` };
+        return judge.fault(35 - value, 5, 10, { evidence: index, description: `The torso was only about ${round(value)} deg forward of vertical.` });
       },
       strength: { category: 'posture', name: 'Hinged position', description: 'Held a hinged torso through the set.' },
     }),

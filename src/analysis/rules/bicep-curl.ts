@@ -76,9 +76,7 @@ export const bicepCurl: ExerciseDef = {
       correction: 'Curl until the forearm is vertical and the weight reaches shoulder height.',
       views: ['side', 'diagonal', 'front'],
       check(rep, judge) {
-        const past = judge.verdict(0.95 - rep.peakProgress, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` };
+        return judge.fault(0.95 - rep.peakProgress, 0.1, 0.2, { evidence: rep.peak, description: `The weight rose to about ${round(rep.peakProgress * 100)}% of a full curl.` });
       },
       strength: { category: 'range_of_motion', name: 'Full contraction', description: 'Curled all the way up.' },
     }),
@@ -89,9 +87,7 @@ export const bicepCurl: ExerciseDef = {
       check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(145 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` };
+        return judge.fault(145 - v, 15, 30, { evidence: 0, description: `The elbows only opened to about ${round(v)} deg between reps.` });
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Arms straightened at the bottom.' },
     }),
@@ -113,9 +109,7 @@ export const bicepCurl: ExerciseDef = {
         const value = top - (ends.length ? Math.max(0, Math.min(...ends)) : 0);
         // Front-on the angle comes from foreshortening: clean curls read about 15 deg there.
         const limit = rep.view === 'front' ? 32 : 30;
-        const past = judge.verdict(value - limit, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` };
+        return judge.fault(value - limit, 10, 20, { evidence: index, description: `The upper arm swung about ${round(value)} deg away from the body.` });
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed still.' },
     }),
@@ -127,9 +121,7 @@ export const bicepCurl: ExerciseDef = {
         const { value: swing, index } = torsoSwing(rep);
         if (!Number.isFinite(swing)) return undefined;
         const limit = rep.view === 'front' ? 18 : 10;
-        const past = judge.verdict(swing - limit, 5, 12);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        return judge.fault(swing - limit, 5, 12, { evidence: index, description: `The torso rocked through about ${round(swing)} deg during the rep.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     }),

@@ -52,9 +52,7 @@ export const burpee: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = extreme(rep, (f) => { const l = bodyLine(f, side); return l && l.below && shoulderHeight(f) < 0.6 ? l.bend : NaN; }, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 20, 8, 18);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` };
+        return judge.fault(value - 20, 8, 18, { evidence: index, description: `In the plank the hips sagged about ${round(value)} deg below the shoulder-ankle line.` });
       },
       strength: { category: 'alignment', name: 'Solid plank', description: 'Body straight in the plank.' },
     }),
@@ -66,9 +64,7 @@ export const burpee: ExerciseDef = {
         const ends = [rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(torsoLean).filter(Number.isFinite);
         if (!ends.length) return undefined;
         const v = Math.min(...ends);
-        const past = judge.verdict(v - 25, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` };
+        return judge.fault(v - 25, 10, 20, { evidence: 0, description: `Between reps the torso stayed about ${round(v)} deg forward of upright.` });
       },
       strength: { category: 'range_of_motion', name: 'Full stand', description: 'Stood tall between reps.' },
     }),

@@ -70,9 +70,7 @@ export const calfRaise: ExerciseDef = {
       correction: 'Rise as high as you can onto the balls of the feet on every rep.',
       views: ['side', 'diagonal', 'front'],
       check(rep, judge) {
-        const past = judge.verdict(0.9 - rep.peakProgress, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` };
+        return judge.fault(0.9 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` });
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Rose high onto the balls of the feet.' },
     }),
@@ -83,9 +81,7 @@ export const calfRaise: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(160 - value, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
+        return judge.fault(160 - value, 8, 15, { evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` });
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'The calves did the work.' },
     }),

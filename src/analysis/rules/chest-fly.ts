@@ -28,9 +28,7 @@ export const chestFly: ExerciseDef = {
       correction: 'Bring the hands together in front of the chest and squeeze for a moment.',
       views: ['front', 'diagonal'],
       check(rep, judge) {
-        const past = judge.verdict(0.9 - rep.peakProgress, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` };
+        return judge.fault(0.9 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The hands closed about ${round(rep.peakProgress * 100)}% of the way together.` });
       },
       strength: { category: 'range_of_motion', name: 'Full squeeze', description: 'Brought the hands together.' },
     }),
@@ -44,9 +42,7 @@ export const chestFly: ExerciseDef = {
         const hi = over(rep, elbow, 0.9), lo = over(rep, elbow, 0.1);
         if (!Number.isFinite(hi.value) || !Number.isFinite(lo.value)) return undefined;
         const range = hi.value - lo.value;
-        const past = judge.verdict(range - 45, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` };
+        return judge.fault(range - 45, 15, 30, { evidence: lo.index, description: `The elbows bent and straightened through about ${round(range)} deg during the rep.` });
       },
       strength: { category: 'technique', name: 'Fixed elbows', description: 'Held the elbow bend through the sweep.' },
     }),
@@ -58,9 +54,7 @@ export const chestFly: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        const past = judge.verdict(swing - 12, 6, 12);
-        if (!past) return null;
-        return { ...past, evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` };
+        return judge.fault(swing - 12, 6, 12, { evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still.' },
     }),

@@ -217,6 +217,11 @@ export interface Judge {
    * and gives null within the limit, else the severity and impact of the excess (graded).
    */
   verdict(excess: number, moderateAt: number, majorAt: number): { severity: Severity; impact: number } | null;
+  /**
+   * The usual end of a check: the verdict on `excess`, and when it is a fault, the finding with the
+   * frame to show and what to say (null within the limit).
+   */
+  fault(excess: number, moderateAt: number, majorAt: number, shown: { evidence: number; description: string }): Finding | null;
 }
 
 /** A rule as written: its check is also handed the judge bound to the rule's id and the rep. */
@@ -235,9 +240,14 @@ export function rule(spec: RuleSpec): FormRule {
   const built: FormRule = {
     ...spec,
     check(rep) {
+      const verdict: Judge['verdict'] = (excess, moderateAt, majorAt) => (pastLimit(rep, id, excess, moderateAt) > 0 ? graded(excess, moderateAt, majorAt) : null);
       return spec.check(rep, {
         pastLimit: (excess, unit) => pastLimit(rep, id, excess, unit),
-        verdict: (excess, moderateAt, majorAt) => (pastLimit(rep, id, excess, moderateAt) > 0 ? graded(excess, moderateAt, majorAt) : null),
+        verdict,
+        fault: (excess, moderateAt, majorAt, shown) => {
+          const past = verdict(excess, moderateAt, majorAt);
+          return past && { ...past, ...shown };
+        },
       });
     },
   };

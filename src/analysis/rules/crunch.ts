@@ -49,9 +49,7 @@ export const crunch: ExerciseDef = {
       correction: 'Curl until the shoulder blades are off the floor, bringing the ribs toward the hips.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const past = judge.verdict(0.8 - rep.peakProgress, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The shoulders came up about ${round(rep.peakProgress * 100)}% of a full crunch.` };
+        return judge.fault(0.8 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The shoulders came up about ${round(rep.peakProgress * 100)}% of a full crunch.` });
       },
       strength: { category: 'range_of_motion', name: 'Full crunch', description: 'Curled the shoulders well off the floor.' },
     }),
@@ -75,9 +73,7 @@ export const crunch: ExerciseDef = {
         const { value, index } = extreme(rep, shoulderRise, 'max');
         if (!Number.isFinite(value)) return undefined;
         // Shoulders more than 0.8 torso lengths over the hips: the torso is past about 55 deg.
-        const past = judge.verdict(value - 0.8, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso came up to about ${round((Math.asin(Math.min(1, value)) * 180) / Math.PI)} deg from the floor.` };
+        return judge.fault(value - 0.8, 0.1, 0.2, { evidence: index, description: `The torso came up to about ${round((Math.asin(Math.min(1, value)) * 180) / Math.PI)} deg from the floor.` });
       },
       // Not "controlled": the same rep may drop back down (tempo), which is what control means there.
       strength: { category: 'technique', name: 'Stopped short of sitting up', description: 'Curled without sitting all the way up.' },

@@ -104,16 +104,12 @@ export const deadlift: ExerciseDef = {
         if (rep.view !== 'front') {
           const { value, index } = extreme(up, onRepSide(rep, hipAngle), 'max');
           if (Number.isFinite(value)) {
-            const past = judge.verdict(160 - value, 10, 25);
-            if (!past) return null;
-            return { ...past, evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` };
+            return judge.fault(160 - value, 10, 25, { evidence: rep.peak + index, description: `At the top the hips opened only to about ${round(value)} deg; they did not reach full extension.` });
           }
         }
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 20, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
+        return judge.fault(value - 20, 10, 25, { evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` });
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall with the hips extended at the top.' },
     }),
@@ -127,9 +123,7 @@ export const deadlift: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // A kettlebell deadlift bends the knees more than a Romanian one: clean kettlebell reps
         // read 95-120 deg; below 90 the thighs pass parallel, which is a squat.
-        const past = judge.verdict(90 - value, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` };
+        return judge.fault(90 - value, 10, 20, { evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom: a squat rather than a hip hinge.` });
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'The hips moved back while the knees stayed softly bent.' },
     }),
@@ -142,9 +136,7 @@ export const deadlift: ExerciseDef = {
         if (!dir) return undefined;
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 0.25, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
+        return judge.fault(value - 0.25, 0.1, 0.2, { evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` });
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed over the middle of the foot.' },
     }),
@@ -158,9 +150,7 @@ export const deadlift: ExerciseDef = {
         const up = upPhase(rep);
         const { value, index } = extreme(up, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 12, 6, 12);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` };
+        return judge.fault(value - 12, 6, 12, { evidence: rep.peak + index, description: `At lockout the torso leaned about ${round(value)} deg back past vertical.` });
       },
       strength: { category: 'posture', name: 'Stacked lockout', description: 'Finished with the torso vertical, not leaning back.' },
     }),

@@ -36,9 +36,7 @@ export const dips: ExerciseDef = {
       check(rep, judge) {
         const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(v - 100, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` };
+        return judge.fault(v - 100, 15, 30, { evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg at the bottom.` });
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Lowered until the upper arms were level.' },
     }),
@@ -49,9 +47,7 @@ export const dips: ExerciseDef = {
       check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(155 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` };
+        return judge.fault(155 - v, 15, 30, { evidence: 0, description: `The arms straightened only to about ${round(v)} deg at the top.` });
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Pressed to straight arms at the top.' },
     }),
@@ -62,9 +58,7 @@ export const dips: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 40, 5, 10);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` };
+        return judge.fault(value - 40, 5, 10, { evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` });
       },
       // Not "controlled": the same rep may bounce at the bottom (tempo).
       strength: { category: 'posture', name: 'Upright torso', description: 'The torso stayed close to upright.' },

@@ -30,9 +30,7 @@ export const facePull: ExerciseDef = {
       correction: 'Pull until the hands are beside the ears and the elbows are behind the shoulders.',
       views: ['side', 'diagonal', 'front'],
       check(rep, judge) {
-        const past = judge.verdict(0.8 - rep.peakProgress, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The hands came back about ${round(rep.peakProgress * 100)}% of a full pull.` };
+        return judge.fault(0.8 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The hands came back about ${round(rep.peakProgress * 100)}% of a full pull.` });
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the rope to the face.' },
     }),
@@ -48,9 +46,7 @@ export const facePull: ExerciseDef = {
         const v = side ? dropBelowShoulder(rep.frames[p]!, side, 'elbow') : elbowDrop(rep.frames[p]!);
         if (!Number.isFinite(v)) return undefined;
         // Elbows more than a fifth of an arm below the shoulders at the end of the pull.
-        const past = judge.verdict(v - 0.2, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: p, description: `At the end of the pull the elbows were ${round(v * 100)}% of an arm length below the shoulders.` };
+        return judge.fault(v - 0.2, 0.1, 0.2, { evidence: p, description: `At the end of the pull the elbows were ${round(v * 100)}% of an arm length below the shoulders.` });
       },
       strength: { category: 'technique', name: 'Elbows high', description: 'Pulled with the elbows at shoulder height.' },
     }),
@@ -62,9 +58,7 @@ export const facePull: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        const past = judge.verdict(swing - 12, 6, 12);
-        if (!past) return null;
-        return { ...past, evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` };
+        return judge.fault(swing - 12, 6, 12, { evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'Stood still while pulling.' },
     }),

@@ -27,9 +27,7 @@ export const frontRaise: ExerciseDef = {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
         // As for the lateral raise, a raise to shoulder height reads 70-80 deg from the keypoints.
-        const past = judge.verdict(60 - value, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` };
+        return judge.fault(60 - value, 10, 20, { evidence: index, description: `The arms rose to about ${round(value)} deg; shoulder height is 90 deg.` });
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The arms reached shoulder height.' },
     }),
@@ -40,9 +38,7 @@ export const frontRaise: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 12, 5, 12);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` };
+        return judge.fault(value - 12, 5, 12, { evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms moved.' },
     }),
@@ -53,9 +49,7 @@ export const frontRaise: ExerciseDef = {
       check(rep, judge) {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(130 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
+        return judge.fault(130 - v, 15, 30, { evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` });
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Arms stayed nearly straight.' },
     }),
@@ -66,9 +60,7 @@ export const frontRaise: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 120, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` };
+        return judge.fault(value - 120, 15, 30, { evidence: index, description: `The arms rose to about ${round(value)} deg, above eye level.` });
       },
       // Also said of a rep short of shoulder height: it must not claim the height the range rule faults.
       strength: { category: 'technique', name: 'No overshoot', description: 'Did not raise the arms above eye level.' },

@@ -80,9 +80,7 @@ export const jumpingJack: ExerciseDef = {
         if (set.length < 3) return undefined;
         const typical = quantile(set, 0.5);
         const ratio = rep.durationS / typical;
-        const past = judge.verdict(ratio - 2, 0.5, 1.5);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s for the others; the rhythm stalled.` };
+        return judge.fault(ratio - 2, 0.5, 1.5, { evidence: rep.peak, description: `This rep took ${rep.durationS.toFixed(1)} s against ${typical.toFixed(1)} s for the others; the rhythm stalled.` });
       },
       strength: { category: 'tempo', name: 'Steady rhythm', description: 'Kept an even pace.' },
     }),

@@ -31,9 +31,7 @@ export const kettlebellSwing: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       check(rep, judge) {
         // Progress 1 = hands 0.8 torso lengths above the hips: about chest height.
-        const past = judge.verdict(0.85 - rep.peakProgress, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` };
+        return judge.fault(0.85 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The bell rose to about ${round(rep.peakProgress * 100)}% of chest height.` });
       },
       strength: { category: 'range_of_motion', name: 'Full swing', description: 'The bell reached chest height or higher.' },
     }),
@@ -45,9 +43,7 @@ export const kettlebellSwing: ExerciseDef = {
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A hinge keeps the knees at 120-160 deg in the hike; below 100 the thighs near parallel.
-        const past = judge.verdict(100 - value, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` };
+        return judge.fault(100 - value, 10, 20, { evidence: index, description: `The knees bent to about ${round(value)} deg in the hike: a squat rather than a hinge.` });
       },
       strength: { category: 'technique', name: 'Hip hinge', description: 'Hiked the bell with a hinge, knees soft.' },
     }),
@@ -58,9 +54,7 @@ export const kettlebellSwing: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, hipAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(160 - value, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` };
+        return judge.fault(160 - value, 10, 25, { evidence: index, description: `The hips opened only to about ${round(value)} deg at the top.` });
       },
       strength: { category: 'technique', name: 'Hip snap', description: 'Stood tall with the hips extended at the top.' },
     }),
@@ -74,9 +68,7 @@ export const kettlebellSwing: ExerciseDef = {
         if (!dir) return undefined;
         const { value, index } = extreme(rep, (f) => leanBack(f, dir), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 15, 6, 12);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` };
+        return judge.fault(value - 15, 6, 12, { evidence: index, description: `The torso leaned about ${round(value)} deg back at the top of the swing.` });
       },
       // Not "tall finish": a rep can lean back no further than vertical and still not finish the hips.
       strength: { category: 'posture', name: 'No lean back', description: 'Did not lean back as the bell floated up.' },

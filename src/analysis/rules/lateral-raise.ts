@@ -51,9 +51,7 @@ export const lateralRaise: ExerciseDef = {
         if (!Number.isFinite(value)) return undefined;
         // The shoulder keypoint itself rises as the shoulder blade elevates during the raise, so
         // elbows level with the shoulders read 70-80 deg here (measured on clean reps); 60 is short.
-        const past = judge.verdict(60 - value, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg from the sides; shoulder height is 90 deg.` };
+        return judge.fault(60 - value, 10, 20, { evidence: index, description: `The arms rose to about ${round(value)} deg from the sides; shoulder height is 90 deg.` });
       },
       strength: { category: 'range_of_motion', name: 'Shoulder-height raise', description: 'The elbows reached shoulder height.' },
     }),
@@ -64,9 +62,7 @@ export const lateralRaise: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = topElevation(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 115, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The arms rose to about ${round(value)} deg, well above shoulder height (90 deg).` };
+        return judge.fault(value - 115, 15, 30, { evidence: index, description: `The arms rose to about ${round(value)} deg, well above shoulder height (90 deg).` });
       },
       // Said of a rep that did not go too high, which may also be one that fell short of the
       // shoulders: the strength must not claim the height the range rule may fault.
@@ -79,9 +75,7 @@ export const lateralRaise: ExerciseDef = {
       check(rep, judge) {
         const { value: v, index } = elbowAtTop(rep);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(120 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` };
+        return judge.fault(120 - v, 15, 30, { evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` });
       },
       strength: { category: 'technique', name: 'Long arms', description: 'Elbows stayed only softly bent.' },
     }),
@@ -92,9 +86,7 @@ export const lateralRaise: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = torsoSway(rep);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 12, 5, 12);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso rocked through about ${round(value)} deg to swing the weights up.` };
+        return judge.fault(value - 12, 5, 12, { evidence: index, description: `The torso rocked through about ${round(value)} deg to swing the weights up.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     }),

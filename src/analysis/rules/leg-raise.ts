@@ -48,9 +48,7 @@ export const legRaise: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(140 - value, 20, 40);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` };
+        return judge.fault(140 - value, 20, 40, { evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` });
       },
       strength: { category: 'technique', name: 'Straight legs', description: 'Kept the legs straight.' },
     }),

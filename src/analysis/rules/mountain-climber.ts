@@ -28,9 +28,7 @@ export const mountainClimber: ExerciseDef = {
       correction: 'Drive the knee all the way under the chest on every step.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const past = judge.verdict(0.8 - rep.peakProgress, 0.15, 0.3);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` };
+        return judge.fault(0.8 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The knee came forward about ${round(rep.peakProgress * 100)}% of a full drive.` });
       },
       strength: { category: 'range_of_motion', name: 'Full knee drive', description: 'Drove the knee under the chest.' },
     }),
@@ -63,9 +61,7 @@ export const mountainClimber: ExerciseDef = {
         const sag = (f: FrameCtx) => { const b = bodyLine(f, side); return b ? (b.below ? b.bend : 0) : NaN; };
         const value = quantile(rep.frames.map(sag), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 15, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` };
+        return judge.fault(value - 15, 8, 15, { evidence: extreme(rep, sag, 'max').index, description: `The hips sagged about ${round(value)} deg below the shoulder-heel line.` });
       },
       strength: { category: 'posture', name: 'Braced plank', description: 'The hips stayed up in line with the body.' },
     }),

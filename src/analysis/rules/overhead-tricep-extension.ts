@@ -39,9 +39,7 @@ export const overheadTricepExtension: ExerciseDef = {
       check(rep, judge) {
         const v = atPeak(rep, onRepSide(rep, elbowAngle));
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(v - 95, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` };
+        return judge.fault(v - 95, 15, 30, { evidence: rep.peak, description: `The elbows bent only to about ${round(v)} deg behind the head.` });
       },
       strength: { category: 'range_of_motion', name: 'Full stretch', description: 'Lowered the weight deep behind the head.' },
     }),
@@ -52,9 +50,7 @@ export const overheadTricepExtension: ExerciseDef = {
       check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(150 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` };
+        return judge.fault(150 - v, 15, 30, { evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` });
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Straightened the arms overhead.' },
     }),
@@ -68,9 +64,7 @@ export const overheadTricepExtension: ExerciseDef = {
         const v = atPeak(rep, elbowFlare);
         if (!Number.isFinite(v)) return undefined;
         // Elbows spread wider than 1.4 shoulder widths at the bottom of the rep.
-        const past = judge.verdict(v - 1.4, 0.2, 0.4);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` };
+        return judge.fault(v - 1.4, 0.2, 0.4, { evidence: rep.peak, description: `At the bottom the elbows were ${v.toFixed(1)} shoulder widths apart.` });
       },
       strength: { category: 'technique', name: 'Elbows in', description: 'The elbows stayed close to the head.' },
     }),

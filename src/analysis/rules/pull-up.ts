@@ -57,9 +57,7 @@ export const pullUp: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, chinOverHands, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(-0.05 - value, 0.1, 0.25);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` };
+        return judge.fault(-0.05 - value, 0.1, 0.25, { evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` });
       },
       strength: { category: 'range_of_motion', name: 'Chin over the bar', description: 'Pulled the chin over the bar.' },
     }),
@@ -70,9 +68,7 @@ export const pullUp: ExerciseDef = {
       check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(145 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` };
+        return judge.fault(145 - v, 15, 30, { evidence: 0, description: `Between reps the elbows only opened to about ${round(v)} deg.` });
       },
       strength: { category: 'range_of_motion', name: 'Dead hang', description: 'Arms straightened between reps.' },
     }),
@@ -86,9 +82,7 @@ export const pullUp: ExerciseDef = {
         const max = sustained(rep, torsoLean, 'max'), min = sustained(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
-        const past = judge.verdict(swing - 20, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` };
+        return judge.fault(swing - 20, 10, 20, { evidence: max.index, description: `The body swung through about ${round(swing)} deg during the pull.` });
       },
       strength: { category: 'technique', name: 'Strict pull', description: 'No swing from the legs.' },
     }),

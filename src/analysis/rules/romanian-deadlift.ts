@@ -27,9 +27,7 @@ export const romanianDeadlift: ExerciseDef = {
         // Tilt from this rep's own standing posture, so a camera above or below reads the same.
         const { value, index } = extreme(rep, repTilt(rep), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(45 - value, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` };
+        return judge.fault(45 - value, 10, 20, { evidence: index, description: `The torso tilted only about ${round(value)} deg forward at the bottom.` });
       },
       strength: { category: 'range_of_motion', name: 'Full hinge', description: 'Hinged deep with the weight past the knees.' },
     }),
@@ -41,9 +39,7 @@ export const romanianDeadlift: ExerciseDef = {
         const { value, index } = over(rep, onRepSide(rep, kneeAngle), 0.1);
         if (!Number.isFinite(value)) return undefined;
         // A Romanian deadlift keeps the knees at 140-170 deg; below 130 it is a conventional pull.
-        const past = judge.verdict(130 - value, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` };
+        return judge.fault(130 - value, 15, 30, { evidence: index, description: `The knees bent to about ${round(value)} deg at the bottom.` });
       },
       strength: { category: 'technique', name: 'Soft, fixed knees', description: 'The knees stayed softly bent while the hips hinged.' },
     }),
@@ -56,9 +52,7 @@ export const romanianDeadlift: ExerciseDef = {
         if (!dir) return undefined;
         const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 0.25, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` };
+        return judge.fault(value - 0.25, 0.1, 0.2, { evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` });
       },
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed along the legs.' },
     }),
@@ -70,9 +64,7 @@ export const romanianDeadlift: ExerciseDef = {
         const up = upPhase(rep);
         const { value, index } = extreme(up, repTilt(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 20, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` };
+        return judge.fault(value - 20, 10, 25, { evidence: rep.peak + index, description: `At the top the torso was still tilted about ${round(value)} deg forward.` });
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Stood tall at the top of every rep.' },
     }),

@@ -26,9 +26,7 @@ export const seatedRow: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, pullingElbow(rep), 'min');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 100, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` };
+        return judge.fault(value - 100, 15, 30, { evidence: index, description: `The elbows bent only to about ${round(value)} deg at the end of the pull.` });
       },
       strength: { category: 'range_of_motion', name: 'Full pull', description: 'Pulled the handle to the torso.' },
     }),
@@ -40,9 +38,7 @@ export const seatedRow: ExerciseDef = {
         const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const rock = max.value - min.value;
-        const past = judge.verdict(rock - 15, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` };
+        return judge.fault(rock - 15, 8, 15, { evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` });
       },
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms pulled.' },
     }),
@@ -53,9 +49,7 @@ export const seatedRow: ExerciseDef = {
       check(rep, judge) {
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
-        const past = judge.verdict(145 - v, 15, 30);
-        if (!past) return null;
-        return { ...past, evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` };
+        return judge.fault(145 - v, 15, 30, { evidence: 0, description: `The elbows only opened to about ${round(v)} deg between pulls.` });
       },
       strength: { category: 'range_of_motion', name: 'Full extension', description: 'Straightened the arms between pulls.' },
     }),

@@ -41,9 +41,7 @@ export const sideLunge: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, (f) => Math.min(kneeAngle(f, 'left') || 180, kneeAngle(f, 'right') || 180), 'min');
         if (!(value < 180)) return undefined;
-        const past = judge.verdict(value - 115, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The working knee bent only to about ${round(value)} deg.` };
+        return judge.fault(value - 115, 10, 20, { evidence: index, description: `The working knee bent only to about ${round(value)} deg.` });
       },
       strength: { category: 'range_of_motion', name: 'Deep side lunge', description: 'Sat deep into the working hip.' },
     }),
@@ -58,9 +56,7 @@ export const sideLunge: ExerciseDef = {
         const working = repFrontSide(rep);
         const { value, index } = extreme(rep, (f) => kneeInside(f, working), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 0.2, 0.1, 0.2);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` };
+        return judge.fault(value - 0.2, 0.1, 0.2, { evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` });
       },
       strength: { category: 'alignment', name: 'Knee over the foot', description: 'Working knee tracked the toes.' },
     }),
@@ -72,9 +68,7 @@ export const sideLunge: ExerciseDef = {
         const { value, index } = extreme(rep, trailingKnee, 'min');
         if (!Number.isFinite(value) || rep.peakProgress < 0.5) return undefined;
         const v = trailingKnee(rep.frames[rep.peak]!);
-        const past = judge.verdict(150 - v, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: Number.isFinite(value) ? rep.peak : index, description: `The trailing knee was bent to ${round(v)} deg at the bottom.` };
+        return judge.fault(150 - v, 10, 25, { evidence: Number.isFinite(value) ? rep.peak : index, description: `The trailing knee was bent to ${round(v)} deg at the bottom.` });
       },
       strength: { category: 'technique', name: 'Straight trailing leg', description: 'Trailing leg stayed long.' },
     }),
@@ -85,9 +79,7 @@ export const sideLunge: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 40, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso tipped about ${round(value)} deg from vertical.` };
+        return judge.fault(value - 40, 8, 15, { evidence: index, description: `The torso tipped about ${round(value)} deg from vertical.` });
       },
       strength: { category: 'posture', name: 'Proud chest', description: 'Torso stayed controlled.' },
     }),

@@ -44,9 +44,7 @@ export const sitUp: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoElevation, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(70 - value, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` };
+        return judge.fault(70 - value, 8, 15, { evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` });
       },
       strength: { category: 'range_of_motion', name: 'Full sit-up', description: 'Torso came fully upright.' },
     }),
@@ -60,9 +58,7 @@ export const sitUp: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = over(rep, (f) => -headDrop(f, side), 0.5);
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 75, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` };
+        return judge.fault(value - 75, 10, 20, { evidence: index, description: `The head was pulled about ${round(value)} deg forward of the spine.` });
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'Head stayed in line with the torso.' },
     }),
@@ -88,9 +84,7 @@ export const sitUp: ExerciseDef = {
         // Feet lift when the torso comes up, so the rise is read at the top of the rep.
         const value = atPeak(rep, (f) => (start - ankleY(f)) / f.legLen), index = rep.peak;
         if (!Number.isFinite(value) || !(onRepSide(rep, kneeAngle)(rep.frames[0]!) < 150)) return undefined;
-        const past = judge.verdict(value - 0.15, 0.05, 0.1);
-        if (!past) return null;
-        return { ...past, evidence: index, description: 'The feet came off the floor as the torso rose.' };
+        return judge.fault(value - 0.15, 0.05, 0.1, { evidence: index, description: 'The feet came off the floor as the torso rose.' });
       },
       strength: { category: 'stability', name: 'Feet anchored', description: 'Feet stayed down.' },
     }),

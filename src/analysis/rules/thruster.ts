@@ -33,9 +33,7 @@ export const thruster: ExerciseDef = {
         const side = repSide(rep);
         const { value, index } = extreme(rep, (f) => thighProgress(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(0.75 - value, 0.15, 0.35);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` };
+        return judge.fault(0.75 - value, 0.15, 0.35, { evidence: index, description: `The thighs came down to only about ${round(value * 100)}% of parallel before the press.` });
       },
       strength: { category: 'range_of_motion', name: 'Deep squat', description: 'Reached parallel before pressing.' },
     }),
@@ -46,9 +44,7 @@ export const thruster: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(155 - value, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` };
+        return judge.fault(155 - value, 10, 25, { evidence: index, description: `The elbows straightened only to about ${round(value)} deg overhead.` });
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight overhead.' },
     }),
@@ -59,9 +55,7 @@ export const thruster: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 45, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` };
+        return judge.fault(value - 45, 8, 15, { evidence: index, description: `The torso tipped about ${round(value)} deg forward in the squat.` });
       },
       strength: { category: 'posture', name: 'Upright front rack', description: 'Chest stayed up in the squat.' },
     }),

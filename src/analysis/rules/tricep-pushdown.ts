@@ -52,9 +52,7 @@ export const tricepPushdown: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(155 - value, 10, 25);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` };
+        return judge.fault(155 - value, 10, 25, { evidence: index, description: `The elbows straightened only to about ${round(value)} deg.` });
       },
       strength: { category: 'range_of_motion', name: 'Full lock-out', description: 'Arms straight at the bottom.' },
     }),
@@ -66,9 +64,7 @@ export const tricepPushdown: ExerciseDef = {
         const { value, index } = over(rep, (f) => upperArmDrift(f), 0.9);
         if (!Number.isFinite(value)) return undefined;
         const limit = rep.view === 'front' ? 35 : 30;
-        const past = judge.verdict(value - limit, 10, 20);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` };
+        return judge.fault(value - limit, 10, 20, { evidence: index, description: `The upper arms moved about ${round(value)} deg away from the body.` });
       },
       strength: { category: 'technique', name: 'Elbows pinned', description: 'Upper arms stayed at the sides.' },
     }),
@@ -79,9 +75,7 @@ export const tricepPushdown: ExerciseDef = {
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const past = judge.verdict(value - 30, 8, 15);
-        if (!past) return null;
-        return { ...past, evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` };
+        return judge.fault(value - 30, 8, 15, { evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` });
       },
       strength: { category: 'posture', name: 'Tall posture', description: 'Torso stayed upright.' },
     }),
