@@ -6,7 +6,7 @@
 // to lockout, which is how a set that starts standing (kettlebell, Romanian) is counted.
 import type { Calibration, ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE } from '../signals.js';
-import { extreme, hipAngle, kneeAngle, onRepSide, over, round, rule } from './common.js';
+import { extreme, hipAngle, kneeAngle, onRepSide, over, round, rule, type RuleSpec } from './common.js';
 import { facing, minOf, perFrame, relativeTilt, rollingLevel, shoulderHeight, storePerFrame, torsoUprightness } from './body.js';
 
 /** Torso tilt at which the hinge is full (a kettlebell or conventional pull reaches 55-65). */
@@ -82,6 +82,18 @@ export function leanBack(f: FrameCtx, dir: number): number {
   return (Math.atan2((hip.x - sh.x) * dir, hip.y - sh.y) * 180) / Math.PI;
 }
 
+/**
+ * The weight drifting forward, away from the legs (the hands' lead over the rep's 90th percentile,
+ * in leg lengths): the same fault and limit for every hinge, only the advice differs.
+ */
+export const handsDrift: RuleSpec['check'] = (rep, judge) => {
+  const dir = repFacing(rep);
+  if (!dir) return undefined;
+  const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
+  if (!Number.isFinite(value)) return undefined;
+  return judge.fault(value - 0.25, 0.1, 0.2, { evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` });
+};
+
 export const deadlift: ExerciseDef = {
   id: 'deadlift',
   name: 'Deadlift',
@@ -131,13 +143,7 @@ export const deadlift: ExerciseDef = {
       id: 'deadlift-weight-drift', category: 'technique', name: 'Weight drifting away from the legs',
       correction: 'Keep the weight close: drag it along the thighs and shins so it stays over the middle of the foot.',
       views: ['side', 'diagonal'],
-      check(rep, judge) {
-        const dir = repFacing(rep);
-        if (!dir) return undefined;
-        const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
-        if (!Number.isFinite(value)) return undefined;
-        return judge.fault(value - 0.25, 0.1, 0.2, { evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` });
-      },
+      check: handsDrift,
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed over the middle of the foot.' },
     }),
     rule({

@@ -4,7 +4,7 @@
 import type { ExerciseDef } from '../exercise.js';
 import { round, rule } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
-import { elbowAtTop, torsoSway } from './lateral-raise.js';
+import { elbowsBentCheck, swayCheck } from './lateral-raise.js';
 
 export const frontRaise: ExerciseDef = {
   id: 'front-raise',
@@ -35,22 +35,14 @@ export const frontRaise: ExerciseDef = {
       id: 'front-raise-swing', category: 'posture', name: 'Leaning back to lift',
       correction: 'Brace the core and keep the torso still; if you have to lean back, the weight is too heavy.',
       views: ['side', 'diagonal'],
-      check(rep, judge) {
-        const { value, index } = torsoSway(rep);
-        if (!Number.isFinite(value)) return undefined;
-        return judge.fault(value - 12, 5, 12, { evidence: index, description: `The torso rocked through about ${round(value)} deg to heave the weight up.` });
-      },
+      check: swayCheck('to heave the weight up'),
       strength: { category: 'posture', name: 'Still torso', description: 'The torso stayed still while the arms moved.' },
     }),
     rule({
       id: 'front-raise-elbows', category: 'technique', name: 'Elbows bending',
       correction: 'Keep the arms long with only a soft bend in the elbows; bending them shortens the lever and the work.',
       views: ['side', 'diagonal'],
-      check(rep, judge) {
-        const { value: v, index } = elbowAtTop(rep);
-        if (!Number.isFinite(v)) return undefined;
-        return judge.fault(130 - v, 15, 30, { evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` });
-      },
+      check: elbowsBentCheck(130),
       strength: { category: 'technique', name: 'Long arms', description: 'Arms stayed nearly straight.' },
     }),
     rule({

@@ -3,7 +3,7 @@
 // against the clip's hanging position, which reads the same from the front, a diagonal or the side.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { elbowAngle, round, torsoLean, rule } from './common.js';
+import { elbowAngle, round, torsoLean, rule, type RuleSpec } from './common.js';
 import { raiseCalibration, raiseGate, raiseProgress, repElevation, topElevation } from './arm-raise.js';
 import { maxOf } from './body.js';
 
@@ -27,6 +27,24 @@ export function torsoSway(rep: RepView): { value: number; index: number } {
   let index = rep.peak, best = Infinity;
   leans.forEach((v, i) => { if (Number.isFinite(v) && Math.abs(v - hi) < best) { best = Math.abs(v - hi); index = i; } });
   return { value: hi - lo, index };
+}
+
+/** Elbows bent at the top: faulted below `limit` deg (the front raise wants longer arms than the lateral). */
+export function elbowsBentCheck(limit: number): RuleSpec['check'] {
+  return (rep, judge) => {
+    const { value, index } = elbowAtTop(rep);
+    if (!Number.isFinite(value)) return undefined;
+    return judge.fault(limit - value, 15, 30, { evidence: index, description: `At the top the elbows were bent to about ${round(value)} deg.` });
+  };
+}
+
+/** The torso rocking to lift the weight (torsoSway past 12 deg); `purpose` ends the sentence. */
+export function swayCheck(purpose: string): RuleSpec['check'] {
+  return (rep, judge) => {
+    const { value, index } = torsoSway(rep);
+    if (!Number.isFinite(value)) return undefined;
+    return judge.fault(value - 12, 5, 12, { evidence: index, description: `The torso rocked through about ${round(value)} deg ${purpose}.` });
+  };
 }
 
 export const lateralRaise: ExerciseDef = {
@@ -72,22 +90,14 @@ export const lateralRaise: ExerciseDef = {
       id: 'lateral-raise-elbows', category: 'technique', name: 'Elbows bending',
       correction: 'Keep only a soft bend in the elbows and lead with them; a sharp bend turns the raise into an upright row.',
       views: ['front', 'diagonal'],
-      check(rep, judge) {
-        const { value: v, index } = elbowAtTop(rep);
-        if (!Number.isFinite(v)) return undefined;
-        return judge.fault(120 - v, 15, 30, { evidence: index, description: `At the top the elbows were bent to about ${round(v)} deg.` });
-      },
+      check: elbowsBentCheck(120),
       strength: { category: 'technique', name: 'Long arms', description: 'Elbows stayed only softly bent.' },
     }),
     rule({
       id: 'lateral-raise-swing', category: 'posture', name: 'Body swing',
       correction: 'Stand tall with the core braced and lift with the shoulders alone; use a lighter weight if the body has to swing.',
       views: ['front', 'diagonal', 'side'],
-      check(rep, judge) {
-        const { value, index } = torsoSway(rep);
-        if (!Number.isFinite(value)) return undefined;
-        return judge.fault(value - 12, 5, 12, { evidence: index, description: `The torso rocked through about ${round(value)} deg to swing the weights up.` });
-      },
+      check: swayCheck('to swing the weights up'),
       strength: { category: 'posture', name: 'Still torso', description: 'No momentum from the body.' },
     }),
   ],

@@ -4,7 +4,7 @@
 // seconds); what differs is the form: the knees must stay soft, not bend into a squat.
 import type { ExerciseDef } from '../exercise.js';
 import { extreme, kneeAngle, onRepSide, over, round, rule } from './common.js';
-import { deadlift, handsAheadFrom, hingeCalibration, hingeProgress, onFeet, repFacing, repTilt, upPhase } from './deadlift.js';
+import { deadlift, handsDrift, hingeCalibration, hingeProgress, onFeet, repFacing, repTilt, upPhase } from './deadlift.js';
 
 export const romanianDeadlift: ExerciseDef = {
   id: 'romanian-deadlift',
@@ -47,13 +47,7 @@ export const romanianDeadlift: ExerciseDef = {
       id: 'rdl-weight-drift', category: 'technique', name: 'Weight drifting away from the legs',
       correction: 'Slide the weight down the thighs; keep it touching or close to the legs all the way.',
       views: ['side', 'diagonal'],
-      check(rep, judge) {
-        const dir = repFacing(rep);
-        if (!dir) return undefined;
-        const { value, index } = over(rep, handsAheadFrom(rep, dir), 0.9);
-        if (!Number.isFinite(value)) return undefined;
-        return judge.fault(value - 0.25, 0.1, 0.2, { evidence: index, description: `The hands drifted ${round(value * 100)}% of a leg length forward, away from the legs.` });
-      },
+      check: handsDrift,
       strength: { category: 'technique', name: 'Weight close', description: 'The weight stayed along the legs.' },
     }),
     rule({
