@@ -21,13 +21,13 @@
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPoseEngine, ENGINE_FPS, type ExtractedPoses, type PoseEngine } from '../src/analysis/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
-import type { PackedPose } from '../src/analysis/pose.js';
 import { exerciseDef } from '../src/analysis/rules/index.js';
+import { readPoseFiles, writePoseFiles } from './pose-files.js';
 import { pickAugmentations, type Augmentation } from './augment.js';
 import { videosDir } from './shared-videos.js';
 
@@ -154,49 +154,14 @@ function arg(name: string): string | undefined {
 const cacheBase = (dir: string, version: string, file: string) => join(dir, `${version.replace(/[^\w.-]+/g, '_')}--${file}`);
 
 /** Poses of one clip from the cache, or null when they are not there. */
-export function readCachedPoses(dir: string, version: string, file: string): ExtractedPoses | null {
-  const base = cacheBase(dir, version, file);
-  if (existsSync(`${base}.json`)) {
-    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { stride: number; n: number; depth: boolean; cuts: number[] };
-    const buf = readFileSync(`${base}.bin`);
-    const all = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
-    const poses: PackedPose[] = [];
-    const k = meta.stride / 3;
-    const rowLen = 1 + meta.stride + (meta.depth ? k : 0);
-    for (let i = 0; i < meta.n; i++) {
-      const row = all.subarray(i * rowLen, (i + 1) * rowLen);
-      poses.push({
-        timeMs: row[0]!, packed: row.slice(1, 1 + meta.stride),
-        ...(meta.depth && !Number.isNaN(row[1 + meta.stride]) ? { depth: row.slice(1 + meta.stride) } : {}),
-        ...(meta.cuts.includes(i) ? { cut: true } : {}),
-      });
-    }
-    return { ...meta, poses };
-  }
-  return null;
-}
+export const readCachedPoses = (dir: string, version: string, file: string): ExtractedPoses | null => readPoseFiles(cacheBase(dir, version, file));
 
 /** Poses of one clip from the cache, or extracted (by `extract`) and stored there under `key`. */
 export async function cachedPoses(dir: string, key: string, file: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
   const hit = readCachedPoses(dir, key, file);
   if (hit) return hit;
-  const base = cacheBase(dir, key, file);
   const x = await extract();
-  const stride = x.poses[0]?.packed.length ?? 0;
-  // Depth is stored when any frame has it (the first may have found nobody); NaN marks the others.
-  const depth = x.poses.some((p) => p.depth !== undefined);
-  const rowLen = 1 + stride + (depth ? stride / 3 : 0);
-  const all = new Float32Array(x.poses.length * rowLen);
-  x.poses.forEach((p, i) => {
-    all[i * rowLen] = p.timeMs;
-    all.set(p.packed, i * rowLen + 1);
-    if (depth) all.set(p.depth ?? new Float32Array(stride / 3).fill(NaN), i * rowLen + 1 + stride);
-  });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${base}.bin`, all);
-  const { poses: _p, ...meta } = x;
-  const cuts = x.poses.flatMap((p, i) => (p.cut ? [i] : []));
-  writeFileSync(`${base}.json`, JSON.stringify({ ...meta, stride, n: x.poses.length, depth, cuts }));
+  writePoseFiles(cacheBase(dir, key, file), x);
   return x;
 }
 

@@ -11,7 +11,7 @@
 // bench/form-holdout.json is the never-tuned third (see pickFormHoldout for the rule that chose it);
 // `--holdout` prints only the summary of those clips, never their rows, so tuning cannot peek.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractedPoses, PoseEngine } from '../src/analysis/index.js';
@@ -21,8 +21,8 @@ import { marginOf } from '../src/analysis/rules/common.js';
 import { COMFORT_BANDS, pointsAt } from '../src/analysis/rules/near-limit.js';
 import { qualityScore } from '../src/analysis/feedback.js';
 import type { ExerciseDef } from '../src/analysis/exercise.js';
-import type { PackedPose } from '../src/analysis/pose.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
+import { readPoseFiles, writePoseFiles } from './pose-files.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -429,36 +429,10 @@ export function formatHeadroom(h: readonly GoodHeadroom[]): string {
 export async function cachedPoses(dir: string, key: string, path: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
   const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
   const base = join(dir, `${sha}-${key.replace(/[^\w.-]+/g, '_')}`);
-  if (existsSync(`${base}.json`) && existsSync(`${base}.bin`)) {
-    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & { rowLen: number; stride: number; depth: boolean; cuts: number[]; n: number };
-    const buf = readFileSync(`${base}.bin`);
-    const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-    const poses: PackedPose[] = [];
-    for (let i = 0; i < meta.n; i++) {
-      const row = all.subarray(i * meta.rowLen, (i + 1) * meta.rowLen);
-      poses.push({
-        timeMs: row[0]!, packed: row.slice(1, 1 + meta.stride),
-        ...(meta.depth && !Number.isNaN(row[1 + meta.stride]) ? { depth: row.slice(1 + meta.stride) } : {}),
-        ...(meta.cuts.includes(i) ? { cut: true } : {}),
-      });
-    }
-    const { rowLen: _r, stride: _s, depth: _d, cuts: _c, n: _n, ...rest } = meta;
-    return { ...rest, poses };
-  }
+  const hit = readPoseFiles(base);
+  if (hit) return hit;
   const x = await extract();
-  const stride = x.poses[0]?.packed.length ?? 0;
-  const depth = x.poses.some((p) => p.depth !== undefined);
-  const rowLen = 1 + stride + (depth ? stride / 3 : 0);
-  const all = new Float32Array(x.poses.length * rowLen);
-  x.poses.forEach((p, i) => {
-    all[i * rowLen] = p.timeMs;
-    all.set(p.packed, i * rowLen + 1);
-    if (depth) all.set(p.depth ?? new Float32Array(stride / 3).fill(NaN), i * rowLen + 1 + stride);
-  });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${base}.bin`, all);
-  const { poses: _p, ...meta } = x;
-  writeFileSync(`${base}.json`, JSON.stringify({ ...meta, rowLen, stride, depth, n: x.poses.length, cuts: x.poses.flatMap((p, i) => (p.cut ? [i] : [])) }));
+  writePoseFiles(base, x);
   return x;
 }
 
