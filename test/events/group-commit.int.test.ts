@@ -3,7 +3,7 @@
 // durable, and the ledger's guarantees hold for each of them (per-stream optimistic concurrency,
 // hash chain and running root, `after` chains). Real files, two connections where a race needs
 // another process.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,16 @@ function fresh(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-group-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return join(dir, 'ledger.db');
+}
+
+/** Two stores on one fresh file, as two processes would open it; both closed after the test. */
+function twoStores(t: TestContext): [SqliteEventStore, SqliteEventStore] {
+  const path = fresh(t);
+  const stores: [SqliteEventStore, SqliteEventStore] = [new SqliteEventStore(path), new SqliteEventStore(path)];
+  t.after(async () => {
+    for (const s of stores) await s.close();
+  });
+  return stores;
 }
 
 /** What another connection (another process) sees of the file right now. */
@@ -63,13 +73,7 @@ test(`appends queued in one turn share one transaction; each is answered only af
 }
 
 test('racing appends to one stream within a batch and from another connection: exactly one wins', async (t) => {
-  const path = fresh(t);
-  const a = new SqliteEventStore(path);
-  const b = new SqliteEventStore(path);
-  t.after(async () => {
-    await a.close();
-    await b.close();
-  });
+  const [a, b] = twoStores(t);
   await a.append('ledger-r', [suspended(0)], NO_STREAM);
   const racers = Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).append('ledger-r', [suspended(i + 1)], 0));
   const settled = await Promise.allSettled(racers);
@@ -80,13 +84,7 @@ test('racing appends to one stream within a batch and from another connection: e
 });
 
 test('an append queued `after` a refused one is refused too, even when the head now matches its revision', async (t) => {
-  const path = fresh(t);
-  const store = new SqliteEventStore(path);
-  const other = new SqliteEventStore(path);
-  t.after(async () => {
-    await store.close();
-    await other.close();
-  });
+  const [store, other] = twoStores(t);
   await store.append('ledger-x', [suspended(0)], NO_STREAM);
   // Another process appends revision 1 first; ours were decided on revision 0 and chained.
   await other.append('ledger-x', [suspended(1)], 0);
@@ -116,13 +114,7 @@ test('an event that cannot be encoded fails its own append at once, not the batc
 });
 
 test("one partner's concurrent commands pipeline into shared commits, each decided on the state after the one before", async (t) => {
-  const path = fresh(t);
-  const store = new SqliteEventStore(path);
-  const other = new SqliteEventStore(path);
-  t.after(async () => {
-    await store.close();
-    await other.close();
-  });
+  const [store, other] = twoStores(t);
   const keyId = 'key_pipe';
   const ledger = createLedger(store);
   await ledger.handle(keyId, () => [{ type: 'KeyIssued', data: { keyId, partnerId: 'p', partnerName: 'P', keyHash: 'h', limit: null, at } }]);
@@ -209,13 +201,7 @@ test(`committedAfter: this store's own commits from memory, as readAll reads the
 }
 
 test("handle's readAt: decided on the state load() just returned without reading the stream again; another writer's append in between is a conflict, and the retry reads it", async (t) => {
-  const path = fresh(t);
-  const store = new SqliteEventStore(path);
-  const other = new SqliteEventStore(path);
-  t.after(async () => {
-    await store.close();
-    await other.close();
-  });
+  const [store, other] = twoStores(t);
   let reads = 0;
   const readStream = store.readStream.bind(store);
   store.readStream = (stream, from) => ((reads += 1), readStream(stream, from));
