@@ -14,7 +14,6 @@ import { createPrivately, DIR_MODE, makePrivate } from './private-files.js';
 import { createProjector, type Projector } from './projections/runner.js';
 import { followStore } from './projections/follow.js';
 import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.js';
-import { createS3Storage } from './storage/s3.js';
 import type { VideoStorage } from './storage/port.js';
 import { createMetrics, timeAppends, watchJobs, type Metrics } from './metrics/registry.js';
 import { loadMasterKey, type MasterKey } from './secrets/master-key.js';
@@ -95,7 +94,9 @@ export async function openService(config: Config, clock: () => Date = () => new 
   const projector = createProjector(store, readDb);
   const ledger = createLedger(store, () => projector.catchUpOwn());
   const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
-  const storage = disk ? createDiskStorage(disk, config.storagePublicUrl) : createS3Storage(config.s3, clock);
+  // The S3 driver is imported only when configured: the AWS SDK costs a fresh process ~0.25 s of
+  // CPU to load, inside the seconds in which `npm start` must answer and end its first jobs.
+  const storage = disk ? createDiskStorage(disk, config.storagePublicUrl) : (await import('./storage/s3.js')).createS3Storage(config.s3, clock);
   // A ledger written before the hash chain existed gets it once (resumable; a no-op once sealed).
   if (store instanceof SqliteEventStore) await store.completeChain();
   // A node moved off the SQLite ledger keeps rows whose results were left in it (projections/job-results.ts).
