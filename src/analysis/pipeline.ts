@@ -36,15 +36,16 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
   const strengths: RepStrength[] = [];
   const checked: string[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
+  const ends = { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t };
   if (!attempt.valid && (endsSet || attempt.opensClip)) {
     // Nothing to judge: the rep was never finished (or its start never seen), no fault of the person.
     const cut = endsSet ? { endsSet: true } : { startsSet: true };
-    return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: false, issues: [], strengths: [], durationS: rep.durationS, ...cut };
+    return { ...ends, valid: false, issues: [], strengths: [], durationS: rep.durationS, ...cut };
   }
   if (attempt.unseenTop) {
     // Counted from the set's rhythm with its top out of sight (counting.ts unseenReps): its depth,
     // its turn and whatever the rules read there went unseen, so no rule judges it (none checked).
-    return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: true, issues: [], strengths: [], durationS: rep.durationS, checked: [] };
+    return { ...ends, valid: true, issues: [], strengths: [], durationS: rep.durationS, checked: [] };
   }
   if (!attempt.valid) {
     const pct = Math.round(Math.min(1, attempt.peakProgress) * 100);
@@ -78,7 +79,7 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     };
     issues.push(issue);
   }
-  return { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t, valid: attempt.valid, issues, strengths: consistentStrengths(issues, strengths), durationS: rep.durationS, checked };
+  return { ...ends, valid: attempt.valid, issues, strengths: consistentStrengths(issues, strengths), durationS: rep.durationS, checked };
 }
 
 /**

@@ -165,9 +165,8 @@ export const INSIDE_INPUT = '/input/video';
 
 export function confinedArgv(c: Confinement, readOnly: readonly string[], argv: readonly string[], nativeDeps: readonly string[] = []): string[] {
   if (!c.mount) return [...c.prefix, ...argv];
-  const deps = [...sandboxTools(), ...nativeDeps];
-  const setpriv = deps[1]!;
-  return [...c.prefix, '/bin/sh', '-c', SETUP, 'decoder-sandbox', mountPoint(), setpriv, ...libraryDirs(deps), process.execPath, ...readOnly, '--', ...argv];
+  const libraries = libraryDirs([...sandboxTools(), ...nativeDeps]);
+  return [...c.prefix, '/bin/sh', '-c', SETUP, 'decoder-sandbox', mountPoint(), which('setpriv')!, ...libraries, process.execPath, ...readOnly, '--', ...argv];
 }
 
 function candidates(): Confinement[] {
