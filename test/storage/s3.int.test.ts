@@ -99,3 +99,18 @@ test('an unreachable S3 endpoint is StorageUnavailableError (storage_stat_unavai
   await assert.rejects(driver.freeze('h', 'j'), StorageUnavailableError);
   await assert.rejects(driver.openFrozen('j'), StorageUnavailableError);
 });
+
+// CI saw a partner's PUT answered 500 InternalError while another spot was deleted: s3rver removed
+// the emptied `uploads/` directory between the PUT's mkdir and its write (see test/support/s3rver.ts).
+test('uploads arriving while other spots are deleted all succeed (the stand-in keeps its prefix directories)', async (t) => {
+  const s = await storage(t);
+  for (let round = 0; round < 20; round++) {
+    const [a, b] = [`h-race-${round}-a`, `h-race-${round}-b`];
+    await put(await s.uploadUrl(a, inFifteenMinutes()), 'first');
+    const urlB = await s.uploadUrl(b, inFifteenMinutes());
+    const [res] = await Promise.all([put(urlB, 'second'), s.discard(a)]);
+    assert.equal(res.status, 200, await res.text());
+    assert.equal(await s.stat(b), 'second'.length);
+    await s.discard(b);
+  }
+});
