@@ -17,7 +17,9 @@
 //                    and the shared clips labelled with form; with --holdout / --tuning the split of
 //                    bench/form-holdout.json (--holdout prints no per-clip rows unless --rows);
 //                    --pose-cache DIR reuses poses keyed by the file's SHA-256 (opt-in, for tuning;
-//                    --cached-only skips clips not cached yet)
+//                    --cached-only skips clips not cached yet); with --augment (pose variants only,
+//                    with --tuning only) each variant's figures and how many clips' verdicts and
+//                    issues fired differ from the clips as filmed, by issue
 // Prints one row per clip, then figures overall, per exercise and per camera angle: exact count
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
@@ -252,7 +254,11 @@ async function main() {
     const set = process.argv.includes('--holdout') ? 'holdout' : process.argv.includes('--tuning') ? 'tuning' : 'all';
     const only = arg('--only')?.split(',');
     const poseCache = arg('--pose-cache'), json = arg('--json');
-    await runFormEval({ set, rows: process.argv.includes('--rows'), cachedOnly: process.argv.includes('--cached-only'), ...(only ? { only } : {}), ...(poseCache ? { poseCache } : {}), ...(json ? { json } : {}) });
+    const augment = arg('--augment') ? pickAugmentations(arg('--augment')!) : undefined;
+    await runFormEval({
+      set, rows: process.argv.includes('--rows'), cachedOnly: process.argv.includes('--cached-only'),
+      ...(only ? { only } : {}), ...(poseCache ? { poseCache } : {}), ...(json ? { json } : {}), ...(augment ? { augment } : {}),
+    });
     return;
   }
   const labels = loadLabels();

@@ -23,6 +23,7 @@ import { qualityScore } from '../src/analysis/feedback.js';
 import type { ExerciseDef } from '../src/analysis/exercise.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
 import { readPoseFiles, writePoseFiles } from './pose-files.js';
+import type { Augmentation } from './augment.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -421,6 +422,82 @@ export function formatHeadroom(h: readonly GoodHeadroom[]): string {
     ...h.map((r) => `  ${r.rule.padEnd(22)} ${r.bySource.map((b) => `${b.source.split('/')[0]} ${b.closest.toFixed(2)} (${b.clips})`).join(', ')}`)].join('\n');
 }
 
+/** How one variant of the clips (bench/augment.ts, a `pose:` one) moved their verdicts (verdictFlips). */
+export interface VerdictFlips {
+  variant: string;
+  /** The variant's own figures against the labels. */
+  figures: FormFigures;
+  /** Clips judged both as filmed and as the variant. */
+  clips: number;
+  /** Clips whose verdict (flagged or not) differs from the clip as filmed. */
+  flagChanged: number;
+  /** Clips whose set of issues fired differs (a changed verdict is one too). */
+  rulesChanged: number;
+  /** Attempts gained or lost per issue, summed over the clips: finer than the clips' verdicts. */
+  repIssuesChanged: number;
+  /** Mean absolute change of the clip's lowest quality_score (what the AUC ranks by). */
+  minQualityChange: number;
+  /** Per issue ("exercise: issue"), the clips it newly fired on and the clips it stopped firing on. */
+  byRule: { rule: string; gained: number; lost: number }[];
+  /** The clips whose issues fired changed, with what changed. */
+  moved: { file: string; gained: string[]; lost: string[] }[];
+}
+
+/**
+ * What a variant of the clips did to the verdicts, against the clips as filmed: a clip mirrored,
+ * read at half its frame rate, or with noisier keypoints is the same performance, so a verdict or
+ * a rule that changes under it leans on how the clip was filmed, and will not carry over to other
+ * people's phones and rooms. No label is needed for this: it is judged on the tuning clips without
+ * looking at the never-tuned ones, and a rule that flips often is the one to make robust first.
+ */
+export function verdictFlips(variant: string, rows: readonly FormRow[], base: ReadonlyMap<string, FormRow>): VerdictFlips {
+  const seen = rows.filter((r) => base.has(r.file));
+  const byRule = new Map<string, { gained: number; lost: number }>();
+  const moved: VerdictFlips['moved'] = [];
+  let flagChanged = 0, repIssuesChanged = 0, qualityChange = 0;
+  for (const r of seen) {
+    const b = base.get(r.file)!;
+    if (r.flagged !== b.flagged) flagChanged++;
+    qualityChange += Math.abs(r.minQuality - b.minQuality);
+    const names = new Set([...Object.keys(r.issues), ...Object.keys(b.issues)]);
+    const gained: string[] = [], lost: string[] = [];
+    for (const n of [...names].sort()) {
+      repIssuesChanged += Math.abs((r.issues[n] ?? 0) - (b.issues[n] ?? 0));
+      const now = n in r.issues, before = n in b.issues;
+      if (now === before) continue;
+      (now ? gained : lost).push(n);
+      const k = `${r.exercise}: ${n}`;
+      const e = byRule.get(k) ?? { gained: 0, lost: 0 };
+      if (now) e.gained++; else e.lost++;
+      byRule.set(k, e);
+    }
+    if (gained.length || lost.length) moved.push({ file: r.file, gained, lost });
+  }
+  return {
+    variant, figures: formFigures(seen), clips: seen.length, flagChanged, rulesChanged: moved.length, repIssuesChanged,
+    minQualityChange: seen.length ? qualityChange / seen.length : 0,
+    byRule: [...byRule].map(([rule, e]) => ({ rule, ...e })).sort((a, b) => b.gained + b.lost - (a.gained + a.lost) || a.rule.localeCompare(b.rule)),
+    moved,
+  };
+}
+
+export function formatFlips(f: VerdictFlips, showMoved: boolean): string {
+  const pct = (x: number) => (Number.isNaN(x) ? '-' : `${Math.round(100 * x)}%`);
+  const num = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
+  const g = f.figures;
+  return [`  ${f.variant.padEnd(16)} verdict changed ${f.flagChanged}/${f.clips}, issues fired changed ${f.rulesChanged}/${f.clips}, ` +
+    `attempt-issues changed ${f.repIssuesChanged}, lowest score moved ${f.minQualityChange.toFixed(1)} on average; ` +
+    `labels: bad flagged ${g.badFlagged}/${g.bad}, good flagged ${g.goodFlagged}/${g.good}, BA ${pct(g.balancedAccuracy)}, AUC ${num(g.auc)}`,
+  ...(f.byRule.length ? [`  ${''.padEnd(16)} flips by issue (clips gained/lost): ${f.byRule.map((r) => `${r.rule} +${r.gained}/-${r.lost}`).join(', ')}`] : []),
+  ...(showMoved ? f.moved.map((m) => `  ${''.padEnd(16)}   ${m.file}: ${[...m.gained.map((n) => `+${n}`), ...m.lost.map((n) => `-${n}`)].join(', ')}`) : [])].join('\n');
+}
+
+/** Verdict stability summed over variants: the one figure to compare two versions of the rules by. */
+export function flipTotals(fs: readonly VerdictFlips[]): string {
+  const sum = (k: (f: VerdictFlips) => number) => fs.reduce((a, f) => a + k(f), 0);
+  return `  all variants: verdict changed ${sum((f) => f.flagChanged)}/${sum((f) => f.clips)}, issues fired changed ${sum((f) => f.rulesChanged)}/${sum((f) => f.clips)}, attempt-issues changed ${sum((f) => f.repIssuesChanged)}`;
+}
+
 /**
  * Poses of one clip from an opt-in cache outside the repository, keyed by the file's SHA-256 and
  * the pose stack's settings (model, frame rate, size): rules and counting re-run in seconds. Clear
@@ -446,6 +523,11 @@ export interface FormEvalOptions {
   rows?: boolean;
   /** With poseCache: skip the clips whose poses are not cached yet (a quick look while it fills). */
   cachedOnly?: boolean;
+  /**
+   * Pose variants (bench/augment.ts `pose:`) to judge each clip as too: per variant, how many
+   * verdicts and issues differ from the clip as filmed (verdictFlips). Tuning clips only.
+   */
+  augment?: Augmentation[];
 }
 
 export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
@@ -466,20 +548,29 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   const showRows = opts.set !== 'holdout' || opts.rows === true;
   console.log(`engine ${engine.version}; form clips: ${opts.set}${opts.only ? ` (${opts.only.length} named)` : ''}` +
     `${opts.poseCache ? `; poses cached in ${opts.poseCache}` : ''}${showRows ? '' : '; per-clip rows hidden (never-tuned set)'}`);
+  const augment = opts.augment ?? [];
+  if (augment.some((a) => !a.poses)) throw new Error(`the form eval takes pose variants only (pose:...), not ${augment.filter((a) => !a.poses).map((a) => a.name).join(', ')}: a picture variant needs the pose model on every clip`);
+  // Variants name which rules flip on which clips: not for the never-tuned set.
+  if (augment.length && opts.set !== 'tuning') throw new Error('--augment is for the tuning clips (--tuning): the never-tuned holdout is not looked at clip by clip');
   const rows: FormRow[] = [];
   const skipped: string[] = [];
+  // The poses as filmed, kept for the variants (each a function of them).
+  const judged: { c: FormClip; def: ExerciseDef; x: ExtractedPoses }[] = [];
   for (const c of chosen) {
     const def = exerciseDef(c.exercise);
     if (!def) { skipped.push(`${c.file} (${c.exercise})`); continue; }
     const input = { videoPath: c.path, exerciseId: c.exercise };
     let out: PipelineOutput;
-    if (opts.poseCache) {
+    if (opts.poseCache || augment.length) {
       const key = `${modelName} ${def.sampleFps ?? 12}fps`;
       const missing = new Error('not cached');
-      const x = await cachedPoses(opts.poseCache, key, c.path, () => (opts.cachedOnly ? Promise.reject(missing) : engine.extractPoses(input)))
-        .catch((e: unknown) => { if (e === missing) return null; throw e; });
+      const x = opts.poseCache
+        ? await cachedPoses(opts.poseCache, key, c.path, () => (opts.cachedOnly ? Promise.reject(missing) : engine.extractPoses(input)))
+          .catch((e: unknown) => { if (e === missing) return null; throw e; })
+        : await engine.extractPoses(input);
       if (!x) continue;
       out = analyzePoses(def, x.poses, x.fps);
+      if (augment.length) judged.push({ c, def, x });
     } else {
       out = await engine.analyzeDetailed(input);
     }
@@ -514,6 +605,14 @@ ${formatLosoAuc(leaveOneSourceOutAuc(rows))}
 ${formatSeparation(ruleSeparation(rows))}
 ${formatHeadroom(goodHeadroom(rows))}`);
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
+  if (augment.length) {
+    const base = new Map(rows.map((r) => [r.file, r]));
+    const flips = augment.map((a) => verdictFlips(a.name, judged.map(({ c, def, x }) => {
+      const v = a.poses!(x);
+      return formRow(c, analyzePoses(def, v.poses, v.fps), def);
+    }), base));
+    console.log(`\nthe same clips filmed differently (bench/augment.ts; changes against the clips as filmed):\n${flips.map((f) => formatFlips(f, showRows)).join('\n')}\n${flipTotals(flips)}`);
+  }
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ engine: engine.version, set: opts.set, rows: showRows ? rows : [], figures: formFigures(rows) }, null, 1));
   return rows;
 }

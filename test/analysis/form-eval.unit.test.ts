@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auc, flaggedAt, formFigures, formHoldout, goodHeadroom, leaveOneSourceOut, leaveOneSourceOutAuc, loadFormClips, minQualityAt, pickFormHoldout, ruleSeparation, sourceSpread, type FormRow } from '../../bench/form-eval.js';
+import { auc, flaggedAt, formFigures, formHoldout, goodHeadroom, leaveOneSourceOut, leaveOneSourceOutAuc, loadFormClips, minQualityAt, pickFormHoldout, ruleSeparation, sourceSpread, verdictFlips, type FormRow } from '../../bench/form-eval.js';
 import { COMFORT_BANDS } from '../../src/analysis/rules/near-limit.js';
 import { formVideosDir } from '../../bench/shared-videos.js';
 
@@ -120,4 +120,25 @@ test('leave one source out, for the ranking: the comfort zone fitted on the othe
   const pts = (room: number, bands: number) => Math.round(10 * 4 * Math.max(0, 1 - room / bands)) / 10;
   assert.equal(l.pooledAsIs, auc([0, 0, pts(1, COMFORT_BANDS)], [0, 0, pts(1.5, COMFORT_BANDS)]));
   assert.equal(l.pooled, auc([pts(2.5, 4), pts(3, 3), pts(1, 4)], [pts(5, 4), pts(5, 3), pts(1.5, 4)]));
+});
+
+test('verdict flips: a variant\'s verdicts and issues against the clips as filmed, by issue', () => {
+  const row = (file: string, form: 'good' | 'bad', issues: Record<string, number>, minQuality = 100): FormRow => ({
+    file, exercise: 'push-up', form, fault: null, view: 'side', attempts: 2, valid: 2, flagged: Object.keys(issues).length > 0, minQuality, issues, contradictions: 0,
+  });
+  const filmed = [row('a', 'good', {}), row('b', 'bad', { 'Shallow push-up': 2 }, 80), row('c', 'bad', { 'Head dropping': 1 }, 90), row('d', 'good', {})];
+  const variant = [row('a', 'good', { 'Shallow push-up': 1 }, 90), row('b', 'bad', { 'Shallow push-up': 1, 'Head dropping': 1 }, 84), row('c', 'bad', { 'Head dropping': 1 }, 90), row('d', 'good', {}), row('e', 'good', {})];
+  const f = verdictFlips('pose:x', variant, new Map(filmed.map((r) => [r.file, r])));
+  // 'e' was not judged as filmed: left out.
+  assert.equal(f.clips, 4);
+  assert.equal(f.flagChanged, 1, 'a: clean as filmed, flagged as the variant');
+  assert.equal(f.rulesChanged, 2, 'a gained Shallow; b gained Head dropping (its verdict stayed)');
+  assert.equal(f.repIssuesChanged, 1 + 1 + 1, 'a +1 shallow, b -1 shallow +1 head');
+  assert.equal(f.minQualityChange, (10 + 4) / 4);
+  assert.deepEqual(f.byRule, [{ rule: 'push-up: Head dropping', gained: 1, lost: 0 }, { rule: 'push-up: Shallow push-up', gained: 1, lost: 0 }]);
+  assert.deepEqual(f.moved, [{ file: 'a', gained: ['Shallow push-up'], lost: [] }, { file: 'b', gained: ['Head dropping'], lost: [] }]);
+  assert.equal(f.figures.goodFlagged, 1);
+  // The clips as filmed against themselves: nothing moves.
+  const same = verdictFlips('none', filmed, new Map(filmed.map((r) => [r.file, r])));
+  assert.deepEqual([same.flagChanged, same.rulesChanged, same.repIssuesChanged, same.byRule.length], [0, 0, 0, 0]);
 });
