@@ -1,5 +1,7 @@
 // How the service's processes load its TypeScript sources: `node --import ./src/runtime/ts-loader.mjs
-// ENTRY.ts` (`npm start`, `npm run worker`, and each engine process, runner/engine-host.ts).
+// ENTRY.ts` (`npm start`, `npm run worker`, each engine process (runner/engine-host.ts), and the
+// operator's and partner's tools: `npm run admin`, `analyze` and `cli`, which the client package's
+// sources reach through its `source` export condition).
 //
 // With Node's own type stripping (Node 22.18+, 24) instead of tsx. tsx's loader, and under `npm start`
 // its CLI's extra process and esbuild's service, cost a fresh service ~1.5 s of CPU before it

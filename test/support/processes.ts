@@ -34,8 +34,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** `npm run -s admin -- ...` as the script runs it (Node's type stripping), without npm's own start. */
 export function admin(env: Record<string, string>, ...args: string[]) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/cli/admin.ts'), ...args], {
+  const res = spawnSync(process.execPath, ['--import', join(repoRoot, 'src/runtime/ts-loader.mjs'), join(repoRoot, 'src/cli/admin.ts'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     encoding: 'utf8',
