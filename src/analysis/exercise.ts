@@ -2,7 +2,7 @@
 // definitions read. Keeping exercises as data + small pure functions is what lets one engine serve
 // the whole catalog.
 import type { AnyPose, Keypoint } from './pose.js';
-import { dist, joint, limbLength, onBestSide, pairPoint, smoothPoses, windowedScale } from './signals.js';
+import { dist, fitPoses, joint, limbLength, onBestSide, pairPoint, smoothPoses, windowedScale } from './signals.js';
 import type { Thresholds } from './reps.js';
 
 export type CameraAngle = 'front' | 'side' | 'diagonal';
@@ -11,6 +11,12 @@ export type CameraAngle = 'front' | 'side' | 'diagonal';
 export interface FrameCtx {
   t: number;
   p: Keypoint[];
+  /**
+   * The same keypoints from a local quadratic fit (signals.ts fitPoses), which keeps the height of
+   * a fast rep's turn that `p`'s smoothing flattens: what the rules read a rep's extreme on
+   * (rules/common.ts heldFor). Counting and the view read `p`.
+   */
+  fitted: Keypoint[];
   /** Hip-knee-ankle length (thigh + shin) as the person's true leg length, pixels. */
   legLen: number;
   /** Shoulder-elbow-wrist length, pixels. */
@@ -32,7 +38,8 @@ export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[
     return s && h ? dist(s, h) : NaN;
   }), half);
   const thighLen = windowedScale(raw((p) => onBestSide(p, ['hip', 'knee'], (s) => dist(p[joint(s, 'hip')]!, p[joint(s, 'knee')]!))), half);
-  return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]!, thighLen: thighLen[i]! }));
+  const fitted = fitPoses(frames, smooth);
+  return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, fitted: fitted[i]!, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]!, thighLen: thighLen[i]! }));
 }
 
 export type Severity = 'minor' | 'moderate' | 'major';

@@ -112,7 +112,11 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // Also in /9 (issue 16h): squat depth is the level the thighs held for 0.1 s (rules/common.ts
 // heldFor), not the 90th percentile of the rep's frames: depth margins, scores and evidence frames
 // can differ for the same video.
-export const ENGINE_VERSION = 'pose-engine/9';
+// pose-engine/10 (issue 16j): squat depth reads the rep's bottom on keypoints from a local
+// quadratic fit over five frames (signals.ts fitPoses, rules/common.ts heldFor), which the 1-2-1
+// smoothing flattened on fast reps: depth margins, scores and verdicts can differ for the same
+// video; the pose stage is unchanged: its poses are those of /9.
+export const ENGINE_VERSION = 'pose-engine/10';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { angleAt, quantile, smoothSeries, windowedScale, sideAngle } from '../../src/analysis/signals.js';
+import { angleAt, fitPoses, quantile, smoothPoses, smoothSeries, windowedScale, sideAngle } from '../../src/analysis/signals.js';
 import { buildContext } from '../../src/analysis/exercise.js';
 import { hipHeight, torsoLean, bodyLine } from '../../src/analysis/rules/common.js';
 import { classifyYaw, estimateView, yawOf, clipView } from '../../src/analysis/view.js';
@@ -92,4 +92,21 @@ test('a clip filmed from two places is named from where it starts; one odd rep i
   assert.equal(clipView(F, [F, F, D, F, F]), 'front');
   assert.equal(clipView(S, []), 'side');
   assert.equal(clipView(F, ['unknown', F, F]), 'front');
+});
+
+test('fitPoses keeps the height of a turn the smoothing flattens; unseen frames do not pull it', () => {
+  // A keypoint on a parabola through a one-frame turn (y = 100 - 10 t^2): the 1-2-1 smoothing reads
+  // the turn 5 px low, the local quadratic fit exactly; a frame whose keypoint is unseen (score 0)
+  // placed anywhere does not move the fit, and the scores are the smoothing's.
+  const frames = series(12, 7 / 12, () => sideSquatter({ knee: 170, lean: 0 })).map((f, i) => {
+    const keypoints = f.keypoints.map((k) => ({ ...k, y: 100 - 10 * (i - 3) ** 2 }));
+    if (i === 1) keypoints[0] = { x: 0, y: 900, score: 0 };
+    return { ...f, keypoints };
+  });
+  const smooth = smoothPoses(frames);
+  const fitted = fitPoses(frames, smooth);
+  near(smooth[3]![5]!.y, 95, 1e-9);
+  near(fitted[3]![5]!.y, 100, 1e-9);
+  near(fitted[3]![0]!.y, 100, 1e-9);
+  assert.deepEqual(fitted.map((f) => f.map((k) => k.score)), smooth.map((f) => f.map((k) => k.score)));
 });

@@ -130,11 +130,12 @@ export function over(rep: RepView, m: (f: FrameCtx) => number, q: number): { val
  * evidence. Unlike a quantile of the rep's frames, it does not depend on the rep's tempo: the 90th
  * percentile is the level held for a tenth of the rep, under one frame on a 0.75 s squat and a
  * quarter second on a 2.5 s one, so slow reps were judged on a bottom held longer (good 2.4 s
- * squats read 0.82 of parallel where they held 0.97 for 0.1 s). NaN without a finite frame; a rep
- * shorter than `seconds` gives its lowest level.
+ * squats read 0.82 of parallel where they held 0.97 for 0.1 s). The measure is read on the frames'
+ * fitted keypoints (`fittedFrame`), whose turn the pose smoothing has not flattened. NaN without a
+ * finite frame; a rep shorter than `seconds` gives its lowest level.
  */
 export function heldFor(rep: RepView, m: (f: FrameCtx) => number, seconds: number): { value: number; index: number } {
-  const p = rep.frames.map((f) => m(f));
+  const p = rep.frames.map((f) => m(fittedFrame(f)));
   const { value: top, index } = extremeOf(p);
   if (!Number.isFinite(top)) return { value: NaN, index: rep.peak };
   const frameS = rep.frames.length > 1 ? (rep.frames.at(-1)!.t - rep.frames[0]!.t) / 1000 / (rep.frames.length - 1) : 0;
@@ -147,6 +148,14 @@ export function heldFor(rep: RepView, m: (f: FrameCtx) => number, seconds: numbe
     if (dwellFrames(p, top, band) >= need) hi = band; else lo = band;
   }
   return { value: top - hi, index };
+}
+
+/**
+ * The frame with its fitted keypoints in place of the smoothed ones: a fast rep's turn at its true
+ * height (exercise.ts FrameCtx.fitted), where the smoothing flattened it.
+ */
+function fittedFrame(f: FrameCtx): FrameCtx {
+  return { ...f, p: f.fitted };
 }
 
 /** The largest finite value and its index (NaN, -1 without one). */
