@@ -14,7 +14,10 @@ export interface JudgedRep {
   issues: (Issue & { ruleId: string })[];
   strengths: RepStrength[];
   durationS: number;
-  /** Cut off by the end of the set (the clip or the posture ended mid-rep): invalid, not judged. */
+  /**
+   * Cut off by the end of the set (the clip or the posture ended mid-rep): invalid; judged on the
+   * part seen when its bottom was (then `checked` is set), else not judged.
+   */
   endsSet?: boolean;
   /** Opened by the start of the clip mid-rep, its way down unseen: invalid, not judged. */
   startsSet?: boolean;
@@ -182,7 +185,7 @@ export function overallFeedback(reps: JudgedRep[], ctx: SetContext): AnalysisRes
     : `${valid} valid ${name} repetition${valid === 1 ? '' : 's'} out of ${reps.length} attempt${reps.length === 1 ? '' : 's'}, average quality ${avg}/100. ` +
       (areas[0]!.affected_reps.length ? `Main focus: ${areas[0]!.name.toLowerCase()} (${areas[0]!.pattern_of_occurrence.replace('_', ' ')}).` : 'No major form faults were found.') +
       (reps[0]!.startsSet ? ' Attempt 1 was already under way when the video started, so it was not judged.' : '') +
-      (reps[reps.length - 1]!.endsSet ? ` Attempt ${reps.length} was cut off when the set ended mid-repetition, so it was not judged.` : '');
+      (reps[reps.length - 1]!.endsSet ? ` Attempt ${reps.length} was cut off when the set ended mid-repetition, so it ${reps[reps.length - 1]!.checked ? 'does not count; only the part seen was judged' : 'was not judged'}.` : '');
   return {
     brief_summary: summary,
     key_improvement_areas: areas,

@@ -1,10 +1,10 @@
 // From a pose series to the result object: progress signal, repetitions, per-rep rules, feedback.
 // Pure and synchronous, so it is tested on synthetic keypoints without a model or a video.
 import type { AnalysisResult, Issue, RepStrength } from './result.js';
-import { buildContext, type ExerciseDef, type FrameCtx, type RepView } from './exercise.js';
+import { buildContext, type ExerciseDef, type Finding, type FormRule, type FrameCtx, type RepView } from './exercise.js';
 import { kpAt, KP, type AnyPose } from './pose.js';
 import type { Attempt } from './reps.js';
-import { countSeries, mergeSides, shotRanges } from './counting.js';
+import { countSeries, mergeSides, relativeThresholds, shotRanges } from './counting.js';
 import { findCuts } from './shots.js';
 import { findPeriod, poseFeatures } from './periodicity.js';
 import { clipView, estimateView, judgedFrom, ruleViews, rulesView, type ViewAngle } from './view.js';
@@ -12,6 +12,7 @@ import { impactOf, overallFeedback, toRepetitions, type JudgedRep } from './feed
 import { anyMovement } from './rules/any.js';
 import { settleSetNoise } from './rules/set-relative.js';
 import { markNearLimits } from './rules/near-limit.js';
+import { marginOf, pastLimit } from './rules/common.js';
 
 export interface PipelineOutput {
   result: AnalysisResult;
@@ -28,8 +29,9 @@ export interface PipelineOutput {
 
 /**
  * @param endsSet the attempt was cut off by the end of the set (the clip ends, or the person leaves
- * the exercise's posture for good, mid-rep): an invalid attempt, but not a fault of form, so it
- * carries no issue; the summary says the set ended mid-repetition.
+ * the exercise's posture for good, mid-rep): an invalid attempt, but its being cut is not a fault of
+ * form; the summary says the set ended mid-repetition. When its bottom was seen (`turned`), it
+ * carries the faults that part showed (see judgeCut); else nothing judges it.
  */
 function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown', endsSet = false): JudgedRep {
   const issues: JudgedRep['issues'] = [];
@@ -37,6 +39,7 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
   const checked: string[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
   const ends = { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t };
+  if (!attempt.valid && endsSet && turned(rep)) return { ...ends, ...judgeCut(def, rep, seenFrom, at), durationS: rep.durationS, endsSet: true };
   if (!attempt.valid && (endsSet || attempt.opensClip)) {
     // Nothing to judge: the rep was never finished (or its start never seen), no fault of the person.
     const cut = endsSet ? { endsSet: true } : { startsSet: true };
@@ -72,14 +75,54 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
       strengths.push(rule.strength);
       continue;
     }
-    const issue: Issue & { ruleId: string } = {
-      ruleId: rule.id, category: rule.category, name: rule.name, description: finding.description,
-      correction: rule.correction, severity: finding.severity, impact_on_score: finding.impact ?? impactOf[finding.severity],
-      evidence_timestamp_ms: at(finding.evidence),
-    };
-    issues.push(issue);
+    issues.push(issueOf(rule, finding, at));
   }
   return { ...ends, valid: attempt.valid, issues, strengths: consistentStrengths(issues, strengths), durationS: rep.durationS, checked };
+}
+
+/**
+ * The attempt's bottom was seen before the set ended: after its peak the signal came back by the
+ * counter's own hysteresis (enter - exit of counting.ts relativeThresholds, the margin by which it
+ * tells a move from keypoint noise, here in full ranges), so the rise had begun. A single-rep clip
+ * of 1.2 s (14 frames at 12 fps) cut while rising is such an attempt; one cut on its way down, or
+ * still at its bottom, showed no bottom to judge.
+ */
+function turned(rep: RepView): boolean {
+  const after = (rep.progress ?? []).slice(rep.peak + 1).filter(Number.isFinite);
+  return after.length > 0 && Math.min(...after) <= rep.peakProgress - (relativeThresholds.enter - relativeThresholds.exit);
+}
+
+/**
+ * An attempt cut off by the end of the set after its bottom was seen: judged for the faults the part
+ * seen shows (its depth, knees, back), so that a single bad repetition cut by the clip's end is not
+ * passed over. It stays invalid (the counting rules decide that) with no "Unfinished repetition":
+ * being cut is no fault of the person. It is never praised: a rule it passed on may yet have failed
+ * on the part not seen (knees caving in on the way up), so it earns no strength, and only the rules
+ * that faulted it count as checked (a "Keep:" area or a near-limit score needs a pass on a whole
+ * rep). Tempo rules read the rep's duration and its way back, which were cut: not run.
+ */
+function judgeCut(def: ExerciseDef, rep: RepView, seenFrom: ViewAngle | 'unknown', at: (i: number) => number): Pick<JudgedRep, 'valid' | 'issues' | 'strengths' | 'checked'> {
+  const issues: JudgedRep['issues'] = [];
+  // The rules read a copy, whose recorded margins (rules/common.ts pastLimit) are the rep's only
+  // where it was faulted: a margin kept for a pass would be a pass for the scores and evals.
+  const seen: RepView = { ...rep };
+  for (const rule of def.rules) {
+    if (!judgedFrom(rule, seenFrom) || rule.category === 'tempo') continue;
+    const finding = rule.check(seen);
+    if (!finding) continue;
+    pastLimit(rep, rule.id, marginOf(seen, rule.id), 1);
+    issues.push(issueOf(rule, finding, at));
+  }
+  return { valid: false, issues, strengths: [], checked: issues.map((i) => i.ruleId) };
+}
+
+/** A rule's finding on a rep as the result's issue, its evidence frame's time in ms. */
+function issueOf(rule: FormRule, finding: Finding, at: (i: number) => number): Issue & { ruleId: string } {
+  return {
+    ruleId: rule.id, category: rule.category, name: rule.name, description: finding.description,
+    correction: rule.correction, severity: finding.severity, impact_on_score: finding.impact ?? impactOf[finding.severity],
+    evidence_timestamp_ms: at(finding.evidence),
+  };
 }
 
 /**
@@ -199,7 +242,8 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   // rep filmed from another angle than the clip's (a person turning mid-set) may have been judged
   // by a rule the clip's view cannot show: that rule was checked, so it is not "Not checked".
   const judgedReps = reps.filter((r) => !r.endsSet && !r.startsSet);
-  const judgedBy = (r: { id: string }) => judgedReps.some((j) => j.checked?.includes(r.id));
+  // An attempt cut off by the end of the set checked the rules that faulted it (judgeCut).
+  const judgedBy = (r: { id: string }) => reps.some((j) => j.checked?.includes(r.id));
   const unjudgedRules = view === 'unknown' ? [] : [
     ...def.rules.filter((r) => !judgedFrom(r, view) && !judgedBy(r)).map((r) => ({ name: r.name, views: ruleViews(r), reason: 'view' as const })),
     ...(judgedReps.length ? def.rules.filter((r) => judgedFrom(r, view) && !judgedBy(r)

@@ -7,6 +7,7 @@ import { overallFeedback, patternOf, qualityScore, toRepetitions, type JudgedRep
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
 import { cycle, series, sideBridge, sidePushUp, sideSquatter } from './synthetic.js';
+import { storyContradictions } from '../../src/analysis/story.js';
 
 const squat = exerciseDef('squat')!;
 const ctx = (over: Partial<SetContext> = {}): SetContext => ({ def: squat, view: 'side', unjudgedRules: [], personSeen: true, ...over });
@@ -151,4 +152,39 @@ test('any pose series, however noisy, gives a schema-valid result for every exer
     const { result } = analyzePoses(def, poses, 10);
     assert.ok(Value.Check(AnalysisResultSchema, result), JSON.stringify([...Value.Errors(AnalysisResultSchema, result)].slice(0, 2)));
   }), { numRuns: 200 });
+});
+
+test('a single squat the clip cuts while rising is judged for what its bottom showed, still invalid and never praised', () => {
+  // A 1.2 s squat filmed at 12 fps whose clip ends while the person is coming back up: the bottom
+  // was seen. Down to `knee`, then up; the clip ends `endU` of the way through the rep.
+  const cutSquat = (knee: number, endU: number) => series(12, 0.4 + 1.2 * endU, (t) => {
+    const u = Math.max(0, (t - 0.4) / 1.2);
+    const s = Math.sin(Math.PI * Math.min(1, u)) ** 2;
+    return sideSquatter({ knee: 178 - (178 - knee) * s, lean: 10 + 35 * s });
+  });
+  // A shallow one (the thighs about half way to parallel), cut three quarters of the way through.
+  const shallow = analyzePoses(squat, cutSquat(110, 0.75), 12);
+  const [rep] = shallow.result.repetitions;
+  assert.equal(shallow.result.repetitions.length, 1);
+  assert.equal(rep!.is_valid_rep, false);
+  assert.deepEqual(rep!.issues.map((i) => i.name), ['Squat depth']);
+  assert.deepEqual(rep!.strengths, []);
+  assert.match(shallow.result.overall_feedback.brief_summary, /^0 valid squat repetitions out of 1 attempt.*cut off when the set ended mid-repetition, so it does not count; only the part seen was judged\.$/);
+  assert.deepEqual(storyContradictions(shallow.result, squat), []);
+  // A squat to parallel cut the same way carries nothing, and is praised for nothing: no strength,
+  // no "Keep:" area, no set strength (a rule it passed may have failed on the part not seen).
+  const deep = analyzePoses(squat, cutSquat(45, 0.75), 12).result;
+  assert.equal(deep.repetitions[0]!.is_valid_rep, false);
+  assert.deepEqual(deep.repetitions[0]!.issues, []);
+  assert.deepEqual(deep.repetitions[0]!.strengths, []);
+  assert.deepEqual(deep.overall_feedback.strengths, []);
+  assert.ok(!deep.overall_feedback.key_improvement_areas.some((a) => a.name.startsWith('Keep:')));
+  assert.deepEqual(storyContradictions(deep, squat), []);
+  // Cut at its bottom (the rise not begun) or on the way down: no bottom seen, nothing judged.
+  for (const endU of [0.5, 0.35]) {
+    const early = analyzePoses(squat, cutSquat(110, endU), 12).result;
+    assert.equal(early.repetitions.length, 1, `cut at ${endU}`);
+    assert.deepEqual(early.repetitions[0]!.issues, [], `cut at ${endU}`);
+    assert.match(early.overall_feedback.brief_summary, /so it was not judged\.$/);
+  }
 });

@@ -89,8 +89,21 @@ test('settleSetNoise: only the rule\'s own noise-level faults go; other issues, 
   assert.deepEqual(ruleFaults(settleSetNoise(outlier.reps, outlier.views)), [false, false, false, false, true]);
   // Unjudged attempts (cut off by the end of the set) neither count nor lose anything.
   const cut = set([-1.5, -1.2, 0.2]);
-  cut.reps[0] = { ...cut.reps[0]!, endsSet: true };
+  cut.reps[0] = { ...cut.reps[0]!, endsSet: true, checked: undefined };
   assert.deepEqual(ruleFaults(settleSetNoise(cut.reps, cut.views)), [false, false, true]);
+  // An attempt cut off by the end of the set but judged on the part seen (pipeline.ts judgeCut) is
+  // held to the set's noise like any rep: a fault within it is dropped, one past it stays; and it
+  // does not count in the set (one rep fewer would leave too few to judge against).
+  const cutJudged = (last: number) => {
+    const s = set([-1.5, -1.0, -2.0, -1.4, last]);
+    s.reps[4] = { ...s.reps[4]!, valid: false, endsSet: true };
+    return ruleFaults(settleSetNoise(s.reps, s.views));
+  };
+  assert.deepEqual(cutJudged(0.2), [false, false, false, false, false]);
+  assert.deepEqual(cutJudged(0.9), [false, false, false, false, true]);
+  const few = set([-1.5, -1.0, 0.2]);
+  few.reps[2] = { ...few.reps[2]!, valid: false, endsSet: true };
+  assert.deepEqual(ruleFaults(settleSetNoise(few.reps, few.views)), [false, false, true]);
 });
 
 test('near-limit score: a comfortably clean set scores 100, a clean rep close to a limit less, a faulted rep below every clean one', () => {

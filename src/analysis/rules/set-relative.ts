@@ -34,8 +34,12 @@ function spread(values: number[]): number {
  */
 export function settleSetNoise(reps: JudgedRep[], views: readonly RepView[]): JudgedRep[] {
   const judged = reps.map((r, i) => (r.valid && !r.endsSet && !r.startsSet ? i : -1)).filter((i) => i >= 0);
+  // An attempt cut off by the end of the set, judged on the part seen (pipeline.ts judgeCut), is
+  // held to the same noise; it is no repetition of the set, so it does not widen or narrow it.
+  const cut = reps.map((r, i) => (r.endsSet && r.checked ? i : -1)).filter((i) => i >= 0);
   const drop = new Map<number, Set<string>>();
   const ruleIds = new Set(judged.flatMap((i) => reps[i]!.issues.map((x) => x.ruleId)));
+  for (const i of cut) for (const x of reps[i]!.issues) ruleIds.add(x.ruleId);
   for (const id of ruleIds) {
     const measured = judged.filter((i) => Number.isFinite(marginOf(views[i]!, id)));
     if (measured.length < MIN_SET) continue;
@@ -45,7 +49,8 @@ export function settleSetNoise(reps: JudgedRep[], views: readonly RepView[]): Ju
     const s = spread(passing);
     // Comfortably: the reps that passed sit, in the middle, a spread and a moderate band inside.
     if (!(s > 0) || quantile(passing, 0.5) > -Math.max(s, 1)) continue;
-    for (const i of faulted) {
+    const cutFaulted = cut.filter((i) => reps[i]!.issues.some((x) => x.ruleId === id));
+    for (const i of [...faulted, ...cutFaulted]) {
       // Within the spread, and a minor fault at most: a moderate one is clearly past the limit.
       if (marginOf(views[i]!, id) <= Math.min(s, 1)) drop.set(i, (drop.get(i) ?? new Set()).add(id));
     }
