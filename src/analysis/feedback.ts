@@ -19,7 +19,7 @@ export interface JudgedRep {
    * part seen when its bottom was (then `checked` is set), else not judged.
    */
   endsSet?: boolean;
-  /** Opened by the start of the clip mid-rep, its way down unseen: invalid, not judged. */
+  /** Opened by the start of the clip mid-rep: invalid; judged on the part seen as `endsSet` is. */
   startsSet?: boolean;
   /** Ids of the rules that gave this rep a verdict (a fault or a pass); the rest were not checked. */
   checked?: string[];
@@ -171,6 +171,9 @@ function fillerAreas(ctx: SetContext, reps: JudgedRep[]): KeyImprovementArea[] {
   return out;
 }
 
+/** What became of an attempt the clip cut: judged on the part seen (its bottom was), or not at all. */
+const partSeen = (r: JudgedRep) => (r.checked ? 'does not count; only the part seen was judged' : 'was not judged');
+
 export function overallFeedback(reps: JudgedRep[], ctx: SetContext): AnalysisResult['overall_feedback'] {
   const areas = [...issueAreas(reps), ...fillerAreas(ctx, reps)]
     .filter((a, i, all) => all.findIndex((b) => b.name === a.name) === i)
@@ -184,8 +187,8 @@ export function overallFeedback(reps: JudgedRep[], ctx: SetContext): AnalysisRes
     ? `No ${name} repetitions could be analysed in this video. ${areas[0]!.correction}`
     : `${valid} valid ${name} repetition${valid === 1 ? '' : 's'} out of ${reps.length} attempt${reps.length === 1 ? '' : 's'}, average quality ${avg}/100. ` +
       (areas[0]!.affected_reps.length ? `Main focus: ${areas[0]!.name.toLowerCase()} (${areas[0]!.pattern_of_occurrence.replace('_', ' ')}).` : 'No major form faults were found.') +
-      (reps[0]!.startsSet ? ' Attempt 1 was already under way when the video started, so it was not judged.' : '') +
-      (reps[reps.length - 1]!.endsSet ? ` Attempt ${reps.length} was cut off when the set ended mid-repetition, so it ${reps[reps.length - 1]!.checked ? 'does not count; only the part seen was judged' : 'was not judged'}.` : '');
+      (reps[0]!.startsSet ? ` Attempt 1 was already under way when the video started, so it ${partSeen(reps[0]!)}.` : '') +
+      (reps[reps.length - 1]!.endsSet ? ` Attempt ${reps.length} was cut off when the set ended mid-repetition, so it ${partSeen(reps[reps.length - 1]!)}.` : '');
   return {
     brief_summary: summary,
     key_improvement_areas: areas,

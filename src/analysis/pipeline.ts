@@ -30,8 +30,9 @@ export interface PipelineOutput {
 /**
  * @param endsSet the attempt was cut off by the end of the set (the clip ends, or the person leaves
  * the exercise's posture for good, mid-rep): an invalid attempt, but its being cut is not a fault of
- * form; the summary says the set ended mid-repetition. When its bottom was seen (`turned`), it
- * carries the faults that part showed (see judgeCut); else nothing judges it.
+ * form; the summary says the set ended mid-repetition. So is one the clip opens in. When its bottom
+ * was seen (`bottomSeen`), it carries the faults that part showed (see judgeCut); else nothing
+ * judges it.
  */
 function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewAngle | 'unknown', endsSet = false): JudgedRep {
   const issues: JudgedRep['issues'] = [];
@@ -39,10 +40,10 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
   const checked: string[] = [];
   const at = (i: number) => Math.round(rep.frames[Math.max(0, Math.min(rep.frames.length - 1, i))]!.t);
   const ends = { startMs: rep.frames[0]!.t, endMs: rep.frames[rep.frames.length - 1]!.t };
-  if (!attempt.valid && endsSet && turned(rep)) return { ...ends, ...judgeCut(def, rep, seenFrom, at), durationS: rep.durationS, endsSet: true };
   if (!attempt.valid && (endsSet || attempt.opensClip)) {
-    // Nothing to judge: the rep was never finished (or its start never seen), no fault of the person.
     const cut = endsSet ? { endsSet: true } : { startsSet: true };
+    if (bottomSeen(rep, !!attempt.opensClip, endsSet)) return { ...ends, ...judgeCut(def, rep, seenFrom, at), durationS: rep.durationS, ...cut };
+    // Nothing to judge: the rep was never finished (or its start never seen), no fault of the person.
     return { ...ends, valid: false, issues: [], strengths: [], durationS: rep.durationS, ...cut };
   }
   if (attempt.unseenTop) {
@@ -81,21 +82,28 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
 }
 
 /**
- * The attempt's bottom was seen before the set ended: after its peak the signal came back by the
- * counter's own hysteresis (enter - exit of counting.ts relativeThresholds, the margin by which it
- * tells a move from keypoint noise, here in full ranges), so the rise had begun. A single-rep clip
- * of 1.2 s (14 frames at 12 fps) cut while rising is such an attempt; one cut on its way down, or
- * still at its bottom, showed no bottom to judge.
+ * The bottom of an attempt cut by the clip was seen: the signal came to its peak and back from it by
+ * the counter's own hysteresis (enter - exit of counting.ts relativeThresholds, the margin by which
+ * it tells a move from keypoint noise, here in full ranges) on each side the clip cut: after the
+ * peak for one cut by the end (`cutEnd`: the rise had begun), before it for one the clip opens in
+ * (`opened`: it was seen going down to it, not only coming up from somewhere deeper). A single-rep
+ * clip of 1.2 s (14 frames at 12 fps) cut while rising is such an attempt; one cut on its way down,
+ * or still at its bottom, showed no bottom to judge.
  */
-function turned(rep: RepView): boolean {
-  const after = (rep.progress ?? []).slice(rep.peak + 1).filter(Number.isFinite);
-  return after.length > 0 && Math.min(...after) <= rep.peakProgress - (relativeThresholds.enter - relativeThresholds.exit);
+function bottomSeen(rep: RepView, opened: boolean, cutEnd: boolean): boolean {
+  const p = rep.progress ?? [];
+  const band = relativeThresholds.enter - relativeThresholds.exit;
+  const away = (xs: number[]) => {
+    const seen = xs.filter(Number.isFinite);
+    return seen.length > 0 && Math.min(...seen) <= rep.peakProgress - band;
+  };
+  return (!cutEnd || away(p.slice(rep.peak + 1))) && (!opened || away(p.slice(0, rep.peak)));
 }
 
 /**
- * An attempt cut off by the end of the set after its bottom was seen: judged for the faults the part
- * seen shows (its depth, knees, back), so that a single bad repetition cut by the clip's end is not
- * passed over. It stays invalid (the counting rules decide that) with no "Unfinished repetition":
+ * An attempt cut off by the end of the set (or opened by the clip's start) after its bottom was
+ * seen: judged for the faults the part seen shows (its depth, knees, back), so that a single bad
+ * repetition cut by the clip is not passed over. It stays invalid (the counting rules decide that) with no "Unfinished repetition":
  * being cut is no fault of the person. It is never praised: a rule it passed on may yet have failed
  * on the part not seen (knees caving in on the way up), so it earns no strength, and only the rules
  * that faulted it count as checked (a "Keep:" area or a near-limit score needs a pass on a whole
@@ -242,7 +250,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   // rep filmed from another angle than the clip's (a person turning mid-set) may have been judged
   // by a rule the clip's view cannot show: that rule was checked, so it is not "Not checked".
   const judgedReps = reps.filter((r) => !r.endsSet && !r.startsSet);
-  // An attempt cut off by the end of the set checked the rules that faulted it (judgeCut).
+  // An attempt cut off by the clip checked the rules that faulted it (judgeCut).
   const judgedBy = (r: { id: string }) => reps.some((j) => j.checked?.includes(r.id));
   const unjudgedRules = view === 'unknown' ? [] : [
     ...def.rules.filter((r) => !judgedFrom(r, view) && !judgedBy(r)).map((r) => ({ name: r.name, views: ruleViews(r), reason: 'view' as const })),

@@ -180,6 +180,18 @@ test('a single squat the clip cuts while rising is judged for what its bottom sh
   assert.deepEqual(deep.overall_feedback.strengths, []);
   assert.ok(!deep.overall_feedback.key_improvement_areas.some((a) => a.name.startsWith('Keep:')));
   assert.deepEqual(storyContradictions(deep, squat), []);
+  // Opened by the clip on its way down, deeper than a count allows (counting.ts START_SLACK), and
+  // seen going on down to its bottom and back up: judged the same way.
+  const opened = analyzePoses(squat, series(12, 1.6, (t) => {
+    const s = Math.sin(Math.PI * Math.min(1, 0.3 + t / 1.2)) ** 2;
+    return sideSquatter({ knee: 178 - 68 * s, lean: 10 + 35 * s });
+  }), 12).result;
+  assert.equal(opened.repetitions.length, 1);
+  assert.equal(opened.repetitions[0]!.is_valid_rep, false);
+  assert.deepEqual(opened.repetitions[0]!.issues.map((i) => i.name), ['Squat depth']);
+  assert.deepEqual(opened.repetitions[0]!.strengths, []);
+  assert.match(opened.overall_feedback.brief_summary, /already under way when the video started, so it does not count; only the part seen was judged\.$/);
+  assert.deepEqual(storyContradictions(opened, squat), []);
   // Cut at its bottom (the rise not begun) or on the way down: no bottom seen, nothing judged.
   for (const endU of [0.5, 0.35]) {
     const early = analyzePoses(squat, cutSquat(110, endU), 12).result;

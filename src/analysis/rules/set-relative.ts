@@ -34,9 +34,9 @@ function spread(values: number[]): number {
  */
 export function settleSetNoise(reps: JudgedRep[], views: readonly RepView[]): JudgedRep[] {
   const judged = reps.map((r, i) => (r.valid && !r.endsSet && !r.startsSet ? i : -1)).filter((i) => i >= 0);
-  // An attempt cut off by the end of the set, judged on the part seen (pipeline.ts judgeCut), is
-  // held to the same noise; it is no repetition of the set, so it does not widen or narrow it.
-  const cut = reps.map((r, i) => (r.endsSet && r.checked ? i : -1)).filter((i) => i >= 0);
+  // An attempt cut off by the clip, judged on the part seen (pipeline.ts judgeCut), is held to the
+  // same noise; it is no repetition of the set, so it does not widen or narrow it.
+  const cut = reps.map((r, i) => ((r.endsSet || r.startsSet) && r.checked ? i : -1)).filter((i) => i >= 0);
   const drop = new Map<number, Set<string>>();
   const ruleIds = new Set(judged.flatMap((i) => reps[i]!.issues.map((x) => x.ruleId)));
   for (const i of cut) for (const x of reps[i]!.issues) ruleIds.add(x.ruleId);
