@@ -1,10 +1,13 @@
 // `npm run bench:start`: what a freshly started service pays before its first jobs (issue 22: 40
 // jobs of a deep queue ended in the first 20 s of `npm start`, its start included). Two parts,
-// each against the way it was done before (issue 22m), in turn, BENCH_ROUNDS times (3):
+// each against the way it was done before, in turn, BENCH_ROUNDS times (3):
 //  1. The API process (WORKER_CONCURRENCY=0, empty DATA_DIR): time until /livez answers and the CPU
-//     of its whole process tree by then, started as `npm start` runs it (Node strips the types:
-//     runtime/ts-loader.mjs) against the tsx CLI `npm start` ran before (`tsx src/http/server.ts`:
-//     a CLI process, the server under tsx's loader, esbuild's service).
+//     of its whole process tree by then, started as `npm start` runs it, against a baseline:
+//     BENCH_START_BASE=DIR, a checkout of the code to compare with (with its node_modules: `git
+//     worktree add DIR REV` and a symlink to this one's), started as its own package.json starts
+//     it; by default the same code with the route schemas compiled at start, as before issue 22s
+//     (bench/support/schemas-compiled-at-start.cjs). (Issue 22m measured Node's type stripping
+//     against the tsx CLI here: docs/benchmarks.md.)
 //  2. One engine process (runner/engine-child.ts), forked as runner/engine-host.ts does: the CPU of
 //     its tree (itself, its spare decoder and what it ran to set that up) once it is idle, with the
 //     models loaded and warmed and the spare decoder started. Now: Node's type stripping, the
@@ -20,20 +23,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { foundConfinement } from '../src/analysis/decoder/confine.js';
 import type { HostMessage } from '../src/runner/engine-protocol.js';
-import { freePort, repoRoot, startArgs } from '../test/support/processes.js';
+import { freePort, repoRoot, startArgs, startArgsIn } from '../test/support/processes.js';
 import { descendantsCpuMs } from './support/cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Starts the API with `args` (after node), returns seconds until /livez answers and the tree's CPU ms by then. */
-async function apiStart(args: string[]): Promise<{ s: number; cpu: number }> {
+/** Starts the API with `args` (after node) in `cwd`, returns seconds until /livez answers and the tree's CPU ms by then. */
+async function apiStart(args: string[], cwd = repoRoot): Promise<{ s: number; cpu: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'rc-bench-start-'));
   const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
-    cwd: repoRoot, stdio: 'ignore',
+    cwd, stdio: 'ignore',
     env: { ...process.env, DATA_DIR: dir, PORT: String(port), STORAGE_PORT: String(await freePort()), METRICS_PORT: '0', WORKER_CONCURRENCY: '0', LOG_LEVEL: 'warn' },
   });
   try {
@@ -83,7 +86,11 @@ async function engineStart(before: boolean): Promise<number> {
   }
 }
 
-const tsxCli = fileURLToPath(import.meta.resolve('tsx/cli'));
+const BASE = process.env.BENCH_START_BASE;
+const compiledAtStart = fileURLToPath(new URL('./support/schemas-compiled-at-start.cjs', import.meta.url));
+const apiBefore = (): Promise<{ s: number; cpu: number }> =>
+  BASE ? apiStart(startArgsIn(BASE), BASE) : apiStart(['--require', compiledAtStart, ...startArgs]);
+const baseName = BASE ? `before: npm start in ${BASE}` : 'before: the route schemas compiled at start';
 const api = { now: [] as { s: number; cpu: number }[], before: [] as { s: number; cpu: number }[] };
 const engine = { now: [] as number[], before: [] as number[] };
 const loads: string[] = [];
@@ -92,14 +99,14 @@ for (let r = 0; r < ROUNDS; r++) {
   loads.push(loadavg()[0]!.toFixed(1));
   // Alternating which goes first, so a load that rises or falls over a round favours neither.
   const order = r % 2 === 0 ? [false, true] : [true, false];
-  for (const before of order) (before ? api.before : api.now).push(await apiStart(before ? [tsxCli, 'src/http/server.ts'] : startArgs));
+  for (const before of order) (before ? api.before : api.now).push(await (before ? apiBefore() : apiStart(startArgs)));
   for (const before of order) (before ? engine.before : engine.now).push(await engineStart(before));
 }
 const fmt = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join(' / ');
 console.log(`bench:start  (${ROUNDS} rounds, each side in turn; load average at each round's start: ${loads.join(', ')} on ${cpus().length} cores)\n`);
 console.log('The API process until it answers (WORKER_CONCURRENCY=0)        seconds              CPU ms of its tree');
-console.log('  as npm start runs it (Node strips the types)'.padEnd(64) + `${fmt(api.now.map((x) => x.s), 1).padEnd(21)}${fmt(api.now.map((x) => x.cpu))}`);
-console.log('  before: tsx src/http/server.ts (tsx CLI)'.padEnd(64) + `${fmt(api.before.map((x) => x.s), 1).padEnd(21)}${fmt(api.before.map((x) => x.cpu))}`);
+console.log('  as npm start runs it'.padEnd(64) + `${fmt(api.now.map((x) => x.s), 1).padEnd(21)}${fmt(api.now.map((x) => x.cpu))}`);
+console.log(`  ${baseName}`.padEnd(64) + `${fmt(api.before.map((x) => x.s), 1).padEnd(21)}${fmt(api.before.map((x) => x.cpu))}`);
 console.log(`  median ratio now/before: time ${(median(api.now.map((x) => x.s)) / median(api.before.map((x) => x.s))).toFixed(2)}, CPU ${(median(api.now.map((x) => x.cpu)) / median(api.before.map((x) => x.cpu))).toFixed(2)}\n`);
 console.log('One engine process until idle (models warm, spare decoder up): CPU ms of its tree');
 console.log(`  now (type stripping, models cached, confinement handed over)  ${fmt(engine.now)}`);

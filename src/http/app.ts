@@ -18,12 +18,15 @@ import { uploadRoutes } from './routes/uploads.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webhookDocs } from './webhook-docs.js';
 import { errorResponses, Liveness } from './schemas.js';
+import { precompiledCompilers } from './precompiled-schemas.js';
 
 export interface AppOptions {
   /** Pino options (a level, and where to write: stdout when no stream), or false for silence (tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
   /** Tells the in-process job runner that a job was queued. */
   wakeRunner?: () => void;
+  /** How route schemas become validators and serializers: by default the code `npm run build:schemas` generated (precompiled-schemas.ts). */
+  schemaCompilers?: ReturnType<typeof precompiledCompilers>;
 }
 
 /**
@@ -88,6 +91,8 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false } },
+    // Validators and serializers compiled by the build step, not at every start (issue 22).
+    schemaController: { compilersFactory: opts.schemaCompilers ?? precompiledCompilers() },
     // Hostile or broken requests get the envelope too: refused by Node's parser, a path that is
     // not valid percent-encoding, no Host header (Node would answer an empty 400).
     clientErrorHandler: answerClientError,

@@ -12,16 +12,18 @@ export const haveVideos = existsSync(join(videosDir, 'labels.json'));
 export const NO_VIDEOS = `${videosDir} is absent (a fresh clone): the real-video tests need the shared clips`;
 
 /**
- * What `npm start` runs after `node` (package.json's start script, `node ARGS...`): the tests and
+ * What `npm start` runs after `node` (package.json's start script, `node ARGS...`), here or in
+ * another checkout (bench:start's baseline): the tests and
  * benches start the server with the same loader as an operator does, so a file it cannot load
  * fails them too. Relative paths are the repository's (the children run there).
  */
-export const startArgs: string[] = (() => {
-  const start = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+export function startArgsIn(checkout: string): string[] {
+  const start = (JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   const [node, ...args] = start.trim().split(/\s+/);
   if (node !== 'node') throw new Error(`package.json's start script is expected to run node: ${start}`);
   return args;
-})();
+}
+export const startArgs: string[] = startArgsIn(repoRoot);
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
