@@ -64,7 +64,9 @@ if (svc.disk) {
 // Every module is loaded: what Node compiled goes to its cache for the next start now, before
 // answering (on a cold cache that write takes a while, and it holds the event loop).
 flushCompileCache();
-await app.listen({ host: config.host, port: config.port });
+// The runner's first claims before the API answers: behind a deep queue they read and fold the
+// claimed key's whole history, CPU that, spent after the answer, left the first requests waiting
+// (0.4-1.5 s on a loaded machine: issue 22). The jobs reach the engines no later for it.
 runner = startRunner(svc, engine, {
   concurrency: config.workerConcurrency,
   leaseSeconds: config.jobLeaseSeconds,
@@ -72,6 +74,8 @@ runner = startRunner(svc, engine, {
   providerRetries: config.providerRetries,
   log,
 });
+await runner.firstClaims;
+await app.listen({ host: config.host, port: config.port });
 const sweeper = startSweeper(svc, config.sweepIntervalSeconds * 1000, log);
 // Every API node dispatches webhooks; leases in the ledger keep two nodes off one attempt.
 const dispatcher = startDispatcher(svc, { log });

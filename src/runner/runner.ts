@@ -41,6 +41,13 @@ export interface Runner {
    * instead of waiting for the lease to run out.
    */
   stop(graceMs?: number): Promise<void>;
+  /**
+   * Settles once the first poll has claimed what it could and handed it to the engines (at once
+   * without a worker). `npm start` answers only after it: that first poll reads the whole history
+   * of each key it claims for (thousands of events behind a deep queue), and done after the answer
+   * it competed with the first requests (issue 22).
+   */
+  firstClaims: Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,6 +71,8 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
   let freedAt: number | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let polled!: () => void;
+  const firstClaims = new Promise<void>((resolve) => (polled = resolve));
 
   const leaseUntil = () => new Date(svc.clock().getTime() + opts.leaseSeconds * 1000).toISOString();
   const now = () => svc.clock().toISOString();
@@ -196,6 +205,7 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
     } catch (err) {
       opts.log.error({ err: String(err) }, 'runner poll failed');
     }
+    polled();
     schedule(opts.pollMs ?? 1000);
   }
 
@@ -214,12 +224,14 @@ export function startRunner(svc: Service, engine: RunnerEngine, opts: RunnerOpti
     // Engine processes start now (at low priority), not when the first job is claimed.
     engine.warm?.(opts.concurrency);
     schedule(0);
-  }
+  } else polled();
 
   return {
+    firstClaims,
     wake: () => opts.concurrency > 0 && wake(),
     async stop(graceMs = Infinity) {
       stopped = true;
+      polled();
       if (timer) clearTimeout(timer);
       const all = Promise.allSettled([...running.values()].map((r) => r.task));
       let graceTimer: NodeJS.Timeout | undefined;
