@@ -263,12 +263,26 @@ export function guessedTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'e
 }
 
 /**
+ * The progress is averaged with the frame on each side when those are this close in time (seconds),
+ * as they are at 10 fps and more: a one-frame glitch cannot make or break a rep. Further apart they
+ * are other moments of the rep: at 6 fps a neighbour is a sixth of a second away, and averaging it
+ * in flattened quick tops and lifted a clip's opening reading past the entry threshold: the shared
+ * preacher curl and bent-over row lost 1 and 2 reps read at 6 fps (bench/augment.ts pose:half-fps).
+ * Never wider than a frame each side: at 30 fps three would span 0.2 s and blur a rebound's quick
+ * turn at the bottom (rules-tempo.unit).
+ */
+export const SMOOTH_S = 0.1;
+
+/** Frames each side averaged at `fps` (see SMOOTH_S): one, or none under 10 fps. */
+export const smoothingRadius = (fps: number) => (1 / fps <= SMOOTH_S + 1e-9 ? 1 : 0);
+
+/**
  * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
  * from both the relative peak and the absolute one. `peakProgress` stays absolute (rules read it).
  */
 export function countSeries(progress: readonly number[], opts: CountOptions): Attempt[] {
   const shots = shotRanges(progress.length, opts.cuts ?? []);
-  const smooth = smoothSeries([...progress], 1);
+  const smooth = smoothSeries([...progress], smoothingRadius(opts.fps));
   const rel = relativeSeries(smooth, shots);
   // A clip that ends while the person is more than halfway back from the peak ends after the
   // rep's work is done (the camera stopped on the way down): that rep counts.

@@ -116,6 +116,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // quadratic fit over five frames (signals.ts fitPoses, rules/common.ts heldFor), which the 1-2-1
 // smoothing flattened on fast reps: depth margins, scores and verdicts can differ for the same
 // video; the pose stage is unchanged: its poses are those of /9.
+// Also in /10 (issue 20f, same session): the counter averages a frame's progress with its
+// neighbours only when they are within 0.1 s (counting.ts SMOOTH_S): a video under 10 fps (read at
+// its own rate) is no longer smoothed across a sixth of a second, so its count can differ for the
+// same video; at 10 fps and more nothing changed.
 export const ENGINE_VERSION = 'pose-engine/10';
 
 /**

@@ -158,3 +158,19 @@ test('a gap with rest at both edges adds no rep, even where the rhythm expects o
   const whole = cycles([1, 1, 1, 1]).map((v, i) => (i >= 30 && i < 50 ? NaN : v));
   assert.equal(countSeries(whole, { fps, period: 25 }).filter((a) => a.valid).length, 3);
 });
+
+test('a set sampled at 6 fps counts as at 12 fps: the progress is smoothed over a time, not a number of frames', () => {
+  // Curls of 2 s: up in 0.6 s, the top held 0.3 s, down in 0.6 s, 0.5 s at rest; the clip opens
+  // 0.2 s into the first one's way up. At 6 fps a frame's neighbours are a sixth of a second away:
+  // averaged in, they lifted the opening reading past the entry threshold and lost that rep.
+  const curl = (t: number) => {
+    const u = t % 2;
+    if (u < 0.6) return 0.5 * (1 - Math.cos((Math.PI * u) / 0.6));
+    if (u < 0.9) return 1;
+    return u < 1.5 ? 0.5 * (1 + Math.cos((Math.PI * (u - 0.9)) / 0.6)) : 0;
+  };
+  const sampled = (rate: number) => Array.from({ length: Math.floor((10 - 0.2) * rate) }, (_, i) => curl(0.2 + i / rate));
+  const count = (rate: number) => countSeries(sampled(rate), { fps: rate }).filter((a) => a.valid).length;
+  assert.equal(count(12), 5);
+  assert.equal(count(6), 5);
+});
