@@ -22,11 +22,16 @@
 //
 // `projections verify` replays through the modules and compares every column of every table;
 // test/projections/bulk.int.test.ts replays ledgers with the odd cases both ways.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { CURRENT_SCHEMA_VERSION, type LedgerEventType } from '../events/ledger.js';
 import { upcast } from '../events/upcasters.js';
+import type { JobsThreadData } from './bulk-sql-jobs.js';
+import { removeDb } from './generations.js';
 import { recorded, type EventRow } from './replay.js';
-import { applyModules } from './runner.js';
+import { applyModules, openReadModels } from './runner.js';
 
 /**
  * Per event type: its code in the scratch table, and the fields copied out of its data into `v` (a
@@ -66,22 +71,33 @@ const EVENTS: Record<LedgerEventType, [code: number, fields: string[]]> = {
 };
 const UNKNOWN = 99;
 
-const values = Object.values(EVENTS)
-  .filter(([, fields]) => fields.length > 0)
-  .map(([code, fields]) => `WHEN ${code} THEN jsonb_extract(d, ${fields.map((f) => `'$.${f}'`).join(', ')})`)
-  .join(' ');
+/**
+ * Which events a fill copies into temp.ev: 'all'; 'jobs', the jobs' events alone (the jobs thread's
+ * part, bulk-sql-jobs.ts); 'rest', the others, plus the job events the key counters and the webhooks
+ * count (queued and ended) by position, type and key only, their JSON not read.
+ */
+type Part = 'all' | 'jobs' | 'rest';
+const isJob = (code: number) => code >= 20 && code <= 27;
 
 // One JSON parse per event (the id's ->> and jsonb_extract share SQLite's parse cache). Old schema
 // versions are lifted by the upcasters, in JS (upcast_data, registered below), as every read does.
-const FILL = `
+function fillSql(part: Part): string {
+  const values = Object.values(EVENTS)
+    .filter(([code, fields]) => fields.length > 0 && (part !== 'rest' || !isJob(code)))
+    .map(([code, fields]) => `WHEN ${code} THEN jsonb_extract(d, ${fields.map((f) => `'$.${f}'`).join(', ')})`)
+    .join(' ');
+  const jobId = part === 'rest' ? '' : ` WHEN t BETWEEN 20 AND 27 THEN d->>'jobId'`;
+  const kept = { all: 't > 0', jobs: 't BETWEEN 20 AND 27', rest: 't > 0 AND t NOT IN (21, 22, 23, 27)' }[part];
+  return `
 INSERT INTO temp.ev (p, t, k, id, v)
 SELECT position, t, substr(stream, 8),
-  CASE WHEN t BETWEEN 10 AND 13 THEN d->>'handle' WHEN t BETWEEN 20 AND 27 THEN d->>'jobId' END,
+  CASE WHEN t BETWEEN 10 AND 13 THEN d->>'handle'${jobId} END,
   CASE t ${values} END
 FROM (SELECT position, stream, coalesce(codes.t, ${UNKNOWN}) AS t,
         CASE WHEN schema_version < ${CURRENT_SCHEMA_VERSION} THEN upcast_data(events.type, schema_version, data) ELSE data END AS d
       FROM ledger.events LEFT JOIN temp.codes ON codes.type = events.type WHERE position <= ?)
-WHERE t > 0`;
+WHERE ${kept}`;
+}
 
 // Jobs (jobs.ts). Per job: its first JobQueued (q), its first event of any kind (f: before q means
 // irregular), and the last event of each group of types that sets a group of columns.
@@ -197,57 +213,146 @@ interface RareEvent {
  * Replays the ledger at `ledgerPath` up to `upTo` into `target` (empty, its secondary indexes
  * dropped, results left in the ledger) and sets its checkpoint there. Returns false, having
  * changed nothing, when the ledger holds an event type this file does not model.
+ *
+ * `threads: 2` builds the jobs table on a second thread, into a file of its own (bulk-sql-jobs.ts),
+ * while this one does the rest; its rows are then copied in. The jobs are the longest part (their
+ * events' JSON, the biggest GROUP BY and insert), so the two halves take about as long.
  */
-export function sqlBulkReplay(target: Database.Database, ledgerPath: string, upTo: number): boolean {
-  target.function('upcast_data', { deterministic: true }, (type: unknown, version: unknown, data: unknown) => {
-    const lifted = upcast({ type: String(type), schemaVersion: Number(version), data: JSON.parse(String(data)) });
-    if (lifted.type !== type) throw new Error(`an upcaster changed the type of a ${String(type)} event`);
-    return JSON.stringify(lifted.data);
-  });
-  // The scratch tables in memory: ~100 bytes an event (~100 MB per million events) while the bulk
-  // phase runs. A temporary file behind a 256 MB cache instead measured ~1 s slower per million
-  // (load ~9, two rounds each way in turn: 6.4 and 7.0 s against 8.2 and 7.1 s).
-  target.pragma('temp_store = MEMORY');
-  target.exec(`ATTACH DATABASE '${ledgerPath.replaceAll("'", "''")}' AS ledger`);
+export async function sqlBulkReplay(target: Database.Database, ledgerPath: string, upTo: number, threads: 1 | 2 = 1): Promise<boolean> {
+  const jobs = threads === 2 ? jobsOnThread(`${target.name}-jobs`, ledgerPath, upTo) : undefined;
   try {
-    target.exec(`CREATE TEMP TABLE codes (type TEXT PRIMARY KEY, t INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE TEMP TABLE ev (p INTEGER PRIMARY KEY, t INTEGER NOT NULL, k TEXT NOT NULL, id TEXT, v BLOB)`);
-    const code = target.prepare('INSERT INTO temp.codes (type, t) VALUES (?, ?)');
-    for (const [type, [t]] of Object.entries(EVENTS)) code.run(type, t);
+    openScratch(target, ledgerPath);
     target.exec('BEGIN');
-    target.prepare(FILL).run(upTo);
+    target.prepare(fillSql(jobs ? 'rest' : 'all')).run(upTo);
     if (target.prepare(`SELECT 1 FROM temp.ev WHERE t = ${UNKNOWN} LIMIT 1`).get()) {
       target.exec('ROLLBACK');
       return false;
     }
-    target.exec(JOB_AGG);
-    target.exec(INSERT_JOBS);
+    const irregularJobs = jobs ? [] : insertJobs(target);
     target.exec(UPLOAD_AGG);
     target.exec(INSERT_UPLOADS);
     // Key and webhook events are few: read once, in ledger order.
     const rare = target.prepare<[], RareEvent>('SELECT p, t, k, v->>0 AS v0, v->>1 AS v1, v->>2 AS v2, v->>3 AS v3, v->>4 AS v4 FROM temp.ev WHERE t < 10 OR t >= 30').all();
-    insertKeys(target, rare);
+    insertKeys(target, rare, !jobs);
     // Entities whose events do not fit the model above: their events one by one through the module.
-    const pluck = (sql: string) => target.prepare(sql).pluck().all() as number[];
-    if (target.prepare('SELECT 1 FROM temp.jagg WHERE f < q LIMIT 1').get()) {
-      replayThrough(target, 'jobs', pluck('SELECT ev.p FROM temp.jagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 20 AND 27 WHERE g.f < g.q ORDER BY ev.p'));
-    }
+    replayThrough(target, 'jobs', irregularJobs);
     if (target.prepare(`SELECT 1 FROM temp.uagg g WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) LIMIT 1`).get()) {
-      replayThrough(target, 'uploads', pluck(`SELECT ev.p FROM temp.uagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 10 AND 13 WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) ORDER BY ev.p`));
+      replayThrough(target, 'uploads', pluck(target, `SELECT ev.p FROM temp.uagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 10 AND 13 WHERE g.m IS NOT NULL AND NOT (${UPLOAD_REGULAR}) ORDER BY ev.p`));
     }
     // The webhooks tables: their own events, and the job ends of keys that registered an endpoint.
     const hooks = rare.filter((e) => e.t >= 30);
     const hooked = [...new Set(hooks.filter((e) => e.t === 30).map((e) => e.k))];
     const ends = hooked.length === 0 ? [] : target.prepare('SELECT p FROM temp.ev WHERE t IN (24, 25, 26) AND k IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(hooked)) as number[];
     replayThrough(target, 'webhooks', [...hooks.map((e) => e.p), ...ends].sort((a, b) => a - b));
-    target.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(upTo);
     target.exec('COMMIT');
+    if (jobs) copyJobs(target, jobs.file, await jobs.built);
+    target.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(upTo);
     return true;
   } finally {
     if (target.inTransaction) target.exec('ROLLBACK');
     target.exec('DROP TABLE IF EXISTS temp.ev; DROP TABLE IF EXISTS temp.codes; DROP TABLE IF EXISTS temp.jagg; DROP TABLE IF EXISTS temp.uagg');
     target.exec('DETACH DATABASE ledger');
+    await jobs?.stop();
   }
+}
+
+/**
+ * The scratch tables (in memory: ~100 bytes an event, ~100 MB per million events while the bulk
+ * phase runs; a temporary file behind a 256 MB cache measured ~1 s slower per million, load ~9,
+ * two rounds each way in turn: 6.4 and 7.0 s against 8.2 and 7.1 s), the ledger attached, and the
+ * upcasters for fillSql.
+ */
+function openScratch(db: Database.Database, ledgerPath: string): void {
+  db.function('upcast_data', { deterministic: true }, (type: unknown, version: unknown, data: unknown) => {
+    const lifted = upcast({ type: String(type), schemaVersion: Number(version), data: JSON.parse(String(data)) });
+    if (lifted.type !== type) throw new Error(`an upcaster changed the type of a ${String(type)} event`);
+    return JSON.stringify(lifted.data);
+  });
+  db.pragma('temp_store = MEMORY');
+  db.exec(`ATTACH DATABASE '${ledgerPath.replaceAll("'", "''")}' AS ledger`);
+  db.exec(`CREATE TEMP TABLE codes (type TEXT PRIMARY KEY, t INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TEMP TABLE ev (p INTEGER PRIMARY KEY, t INTEGER NOT NULL, k TEXT NOT NULL, id TEXT, v BLOB)`);
+  const code = db.prepare('INSERT INTO temp.codes (type, t) VALUES (?, ?)');
+  for (const [type, [t]] of Object.entries(EVENTS)) code.run(type, t);
+}
+
+const pluck = (db: Database.Database, sql: string) => db.prepare(sql).pluck().all() as number[];
+
+/**
+ * main.jobs from the job events in temp.ev. Returns, in ledger order, the events of the jobs the
+ * sets do not model (an event before the JobQueued), for jobs.ts to apply one by one.
+ */
+function insertJobs(db: Database.Database): number[] {
+  db.exec(JOB_AGG);
+  db.exec(INSERT_JOBS);
+  if (!db.prepare('SELECT 1 FROM temp.jagg WHERE f < q LIMIT 1').get()) return [];
+  return pluck(db, 'SELECT ev.p FROM temp.jagg g JOIN temp.ev ev ON ev.id = g.id AND ev.t BETWEEN 20 AND 27 WHERE g.f < g.q ORDER BY ev.p');
+}
+
+/** What the jobs thread hands back: the events left for jobs.ts (insertJobs). */
+export interface JobsBuilt {
+  irregular: number[];
+}
+
+/**
+ * The jobs thread's part (bulk-sql-jobs.ts runs it): a read-model file at `file` whose jobs table
+ * (its secondary indexes dropped) holds the rows of the ledger's jobs up to `upTo`.
+ */
+export function buildJobs(file: string, ledgerPath: string, upTo: number): JobsBuilt {
+  // Made as the target is, so the two jobs tables have the same columns in the same order.
+  const db = openReadModels(file);
+  try {
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs' AND sql IS NOT NULL").pluck().all() as string[];
+    for (const name of indexes) db.exec(`DROP INDEX ${name}`);
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    openScratch(db, ledgerPath);
+    db.exec('BEGIN');
+    db.prepare(fillSql('jobs')).run(upTo);
+    const irregular = insertJobs(db);
+    db.exec('COMMIT');
+    return { irregular };
+  } finally {
+    db.close();
+  }
+}
+
+/** The jobs thread's module, with this file's extension (.ts from the sources), started by the plain-JS bootstrap bulk-replay.ts uses. */
+const JOBS_THREAD = new URL(`./bulk-sql-jobs${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+const BOOT = new URL('./bulk-worker-boot.mjs', import.meta.url);
+
+/** Starts buildJobs on a worker thread; `stop` ends it if it still runs and removes its file. */
+function jobsOnThread(file: string, ledgerPath: string, upTo: number) {
+  const worker = new Worker(BOOT, { workerData: { entry: JOBS_THREAD, file, ledgerPath, upTo } satisfies JobsThreadData });
+  const built = new Promise<JobsBuilt>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the rebuild's jobs thread exited (code ${code}) before it was done`)));
+  });
+  // Awaited only once this thread's own part is done: a failure meanwhile must not go unhandled.
+  built.catch(() => undefined);
+  return {
+    file,
+    built,
+    async stop() {
+      await worker.terminate();
+      removeDb(file);
+    },
+  };
+}
+
+/**
+ * The jobs thread's rows into the target's empty jobs table (the same columns, and no secondary
+ * index on either side yet: SQLite copies the records as they are), then the events left over.
+ */
+function copyJobs(target: Database.Database, file: string, built: JobsBuilt): void {
+  target.exec(`ATTACH DATABASE '${file.replaceAll("'", "''")}' AS jobs_part`);
+  try {
+    target.exec('INSERT INTO main.jobs SELECT * FROM jobs_part.jobs');
+  } finally {
+    target.exec('DETACH DATABASE jobs_part');
+  }
+  target.transaction(() => replayThrough(target, 'jobs', built.irregular))();
 }
 
 /** Applies the events at these ledger positions, in order, with one table's module. */
@@ -259,9 +364,12 @@ function replayThrough(target: Database.Database, table: string, positions: numb
   for (const p of positions) applyModules(target, recorded(read.get(p)!), [table]);
 }
 
-/** The keys table: KeyIssued and the keys' own events applied here (few), the job counters from SQL. */
-function insertKeys(target: Database.Database, rare: RareEvent[]): void {
-  const oneKeyPerJob = !target.prepare('SELECT 1 FROM temp.jagg WHERE id IS NULL OR k IS NOT k_max LIMIT 1').get();
+/**
+ * The keys table: KeyIssued and the keys' own events applied here (few), the job counters from SQL:
+ * summed from the jobs' aggregates when this thread made them (`jobsHere`), else counted.
+ */
+function insertKeys(target: Database.Database, rare: RareEvent[], jobsHere: boolean): void {
+  const oneKeyPerJob = jobsHere && !target.prepare('SELECT 1 FROM temp.jagg WHERE id IS NULL OR k IS NOT k_max LIMIT 1').get();
   const counted = target.prepare<{ after: number; key: string | null }, KeyJobs>(KEY_JOBS_COUNTED);
   const jobsOf = new Map((oneKeyPerJob ? target.prepare<[], KeyJobs>(KEY_JOBS_SUMMED).all() : counted.all({ after: 0, key: null })).map((r) => [r.k, r]));
   // identity.ts stamps its updates with the event's recorded_at, not its data's `at`.

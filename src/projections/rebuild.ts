@@ -35,7 +35,10 @@ export interface RebuildOptions {
    * ledger with event types it does not model.
    */
   bulk?: 'sql' | 'fold';
-  /** For 'fold': read the ledger on a second thread (2) or not (1); default: threadsToUse(). */
+  /**
+   * A second thread (2) or not (1); default: threadsToUse(). 'sql' builds the jobs table on it
+   * (bulk-sql.ts), 'fold' reads the ledger on it (bulk-replay.ts).
+   */
   threads?: 1 | 2;
 }
 
@@ -140,7 +143,8 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
       flushed.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
     };
     const head = total;
-    const bulk = (opts.bulk ?? 'sql') === 'sql' && sqlBulkReplay(target, opts.ledgerPath, head) ? 'sql' : 'fold';
+    const threads = opts.threads ?? threadsToUse();
+    const bulk = (opts.bulk ?? 'sql') === 'sql' && (await sqlBulkReplay(target, opts.ledgerPath, head, threads)) ? 'sql' : 'fold';
     if (bulk === 'sql') {
       onBatch(head, head);
       // One sync, handed to the pool now: chained on `flushed` it would start only at the event
@@ -157,7 +161,7 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildReport> {
         round: ROUND,
         onRound: syncLater,
         onPage: (n, head) => onBatch(n, head),
-        threads: opts.threads ?? threadsToUse(),
+        threads,
       });
     }
     // The indexes are built while the thread pool syncs what the bulk phase wrote: the sync is

@@ -6,7 +6,7 @@
 // schema versions, an event type neither models), replayed both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -171,7 +171,8 @@ test('both bulk paths give the same rows as the modules applying every event; an
   assert.equal(a.webhook_deliveries!.length, 2, 'the hooked key got its deliveries');
   // The fold both ways (reading on a worker thread, and inline), and the SQL path, which falls back to it here.
   for (const threads of [2, 1] as const) assertSameRows(await rebuiltRows(ledger, join(dir, `fold-${threads}.db`), { bulk: 'fold', threads }, 'fold'), a, `fold, ${threads} threads`);
-  assertSameRows(await rebuiltRows(ledger, join(dir, 'sql.db'), {}, 'fold'), a, 'sql falling back');
+  for (const threads of [2, 1] as const) assertSameRows(await rebuiltRows(ledger, join(dir, `sql-${threads}.db`), { threads }, 'fold'), a, `sql falling back, ${threads} threads`);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('-jobs')), [], "the jobs thread's file is removed");
 });
 
 test('the set-based SQL path: regular and irregular histories, webhooks, and a ledger of schema v1 events (upcast as read)', async (t) => {
@@ -186,8 +187,10 @@ test('the set-based SQL path: regular and irregular histories, webhooks, and a l
     addIrregularCases(ledger, name === 'v1');
     const a = replayedByModules(ledger, join(dir, `${name}-plain.db`));
     if (name === 'v1') assert.equal(a.webhook_deliveries!.length, 2, 'the hooked key got its deliveries');
-    const sql = await rebuiltRows(ledger, join(dir, `${name}-sql.db`), { bulk: 'sql' }, 'sql');
+    // The jobs table built here, or on a second thread into a file of its own and copied in.
+    const sql = await rebuiltRows(ledger, join(dir, `${name}-sql.db`), { bulk: 'sql', threads: 1 }, 'sql');
     assertSameRows(sql, a, `sql, ${name}`);
+    assertSameRows(await rebuiltRows(ledger, join(dir, `${name}-sql-2.db`), { bulk: 'sql', threads: 2 }, 'sql'), a, `sql, ${name}, 2 threads`);
     const key = (sql.keys as { key_id: string; status: string; held: number; limit_n: number | null }[]).find((k) => k.key_id === 'key_pre')!;
     assert.deepEqual([key.status, key.held, key.limit_n], ['revoked', name === 'v1' ? 3 : 2, null], 'counted from its KeyIssued on (the JobQueued before it would make one more; j_split ends on key_1)');
   }
