@@ -87,8 +87,10 @@ export function bulkLoadMode(db: Database.Database): () => void {
   // Building an index scans the whole table (the jobs' 2 KB results included) once per index:
   // through a memory map SQLite reads the pages where they are instead of copying each one in.
   db.pragma('mmap_size = 1073741824');
+  // An index already back (bulk-sql.ts copies the jobs' with their rows when it builds them on a second thread) stays.
+  const exists = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck();
   return () => {
-    for (const ix of indexes) db.exec(ix.sql);
+    for (const ix of indexes) if (!exists.get(ix.name)) db.exec(ix.sql);
     db.pragma('mmap_size = 0');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
