@@ -119,7 +119,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // Also in /10 (issue 20f, same session): the counter averages a frame's progress with its
 // neighbours only when they are within 0.1 s (counting.ts SMOOTH_S): a video under 10 fps (read at
 // its own rate) is no longer smoothed across a sixth of a second, so its count can differ for the
-// same video; at 10 fps and more nothing changed.
+// same video; at 10 fps and more nothing changed. And the jumping jack reads an arm on its elbow
+// where its wrist is unseen (rules/jumping-jack.ts armDrop): a count can differ for the same video
+// when the hands leave the picture (no shared clip as filmed moved).
 export const ENGINE_VERSION = 'pose-engine/10';
 
 /**

@@ -10,6 +10,7 @@ import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, packPose } from '../../src/analysis/pose.js';
 import { cycle, series, sideSquatter } from './synthetic.js';
+import { body, project } from './figure3d.js';
 
 const FPS = 12;
 const squats = (): ExtractedPoses => {
@@ -67,4 +68,15 @@ test('with the legs out of the picture for a second in five, the set keeps its c
   const k = out.attempts.findIndex((a) => a.unseenTop);
   assert.ok(k >= 0 && out.result.repetitions[k]!.is_valid_rep);
   assert.deepEqual(out.result.repetitions[k]!.issues, []);
+});
+
+test('with the hands out of the picture for a second in five, a jumping jack set keeps its count (read on the elbows)', () => {
+  // From the front at 15 fps: 10 reps of 0.8 s (straight arms from the sides to overhead) with 0.2 s
+  // between them. The hands go unseen at 2-3 s and 7-8 s, each time through nearly a whole rep.
+  const arm = (t: number) => ({ raise: 170 * cycle(t, 0.8, 0.2), plane: 90 });
+  const poses = series(15, 10, (t) => project(body({ left: arm(t), right: arm(t) }), 0)).map((f) => packPose(f));
+  const x: ExtractedPoses = { poses, fps: 15, width: 640, height: 640, videoMs: 10000, wallMs: 1, pose: {} as ExtractedPoses['pose'] };
+  const count = (y: ExtractedPoses) => analyzePoses(exerciseDef('jumping-jack')!, y.poses, y.fps).attempts.filter((a) => a.valid).length;
+  assert.equal(count(x), 10);
+  assert.equal(count(variant('pose:crop-hands')(x)), 10);
 });
