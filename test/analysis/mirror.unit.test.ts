@@ -12,7 +12,7 @@ import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint, type PoseFrame } from '../../src/analysis/pose.js';
 import { guessedTop } from '../../src/analysis/counting.js';
-import { series } from './synthetic.js';
+import { mirrored, series } from './synthetic.js';
 import { body, dir, project, VIEWS } from './figure3d.js';
 
 const FPS = 10;
@@ -23,18 +23,6 @@ const wave = (t: number, period: number, rest: number) => {
 };
 const frames = (pose: (u: number) => Keypoint[], reps: number, period = 2, rest = 1) =>
   series(FPS, reps * (period + rest), (t) => pose(wave(t, period, rest)));
-
-/** The partner of a keypoint on the other side of the body (the nose is its own). */
-const otherSide = (k: number) => (k === KP.nose ? k : k % 2 === 1 ? k + 1 : k - 1);
-
-/** The frame as filmed mirrored: the picture flipped left-right, so the model's left is the right. */
-function mirrored(f: PoseFrame): PoseFrame {
-  const kps = f.keypoints.map((_, k) => {
-    const src = f.keypoints[otherSide(k)]!;
-    return { ...src, x: f.width - src.x };
-  });
-  return { ...f, keypoints: kps };
-}
 
 /** What the count says: each attempt's times and validity, in order. */
 function count(d: ExerciseDef, poses: PoseFrame[]) {

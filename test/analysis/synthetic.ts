@@ -126,3 +126,15 @@ export function sideBridge(lift: number): Keypoint[] {
   both(KP.leftAnkle, KP.rightAnkle, ankle);
   return kps;
 }
+
+/** The partner of a keypoint on the other side of the body (the nose is its own). */
+const otherSide = (k: number) => (k === KP.nose ? k : k % 2 === 1 ? k + 1 : k - 1);
+
+/** The frame as filmed mirrored: the picture flipped left-right, so the model's left is the right. */
+export function mirrored(f: PoseFrame): PoseFrame {
+  const kps = f.keypoints.map((_, k) => {
+    const src = f.keypoints[otherSide(k)]!;
+    return { ...src, x: f.width - src.x };
+  });
+  return { ...f, keypoints: kps };
+}

@@ -5,7 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
-import { dwellFrames, extreme, kneeAngle, onRepSide, round, upright, rule } from './common.js';
+import { dwellFrames, dwellUnseen, extreme, kneeAngle, onRepSide, round, upright, rule } from './common.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -96,6 +96,8 @@ export const calfRaise: ExerciseDef = {
         // Interpolated crossings (dwellFrames): the same hold reads the same wherever the frames fell.
         const held = dwellFrames(p, rep.peakProgress, 0.1) / fps;
         if (held >= 0.15 || rep.durationS >= 1) return null;
+        // A top that runs into unseen frames may have been held through them: not measured.
+        if (dwellUnseen(p, rep.peakProgress, 0.1)) return undefined;
         return { severity: 'minor', evidence: rep.peak, description: `The top was held for about ${held.toFixed(1)} s in a ${rep.durationS.toFixed(1)} s rep.` };
       },
       strength: { category: 'tempo', name: 'Controlled tempo', description: 'Paused at the top.' },

@@ -134,20 +134,33 @@ export function over(rep: RepView, m: (f: FrameCtx) => number, q: number): { val
  * fitted keypoints (`fittedFrame`), whose turn the pose smoothing has not flattened. NaN without a
  * finite frame; a rep shorter than `seconds` gives its lowest level.
  */
-export function heldFor(rep: RepView, m: (f: FrameCtx) => number, seconds: number): { value: number; index: number } {
-  const p = rep.frames.map((f) => m(fittedFrame(f)));
+export function heldFor(rep: RepView, m: (f: FrameCtx) => number, seconds: number): Held {
+  return heldOf(rep, rep.frames.map((f) => m(fittedFrame(f))), seconds);
+}
+
+/**
+ * heldFor's level, `open` when the frames around it are not all seen: the span held at that level
+ * runs into a frame where the measure is unseen (a joint out of the picture, a dropped frame), so
+ * the level held may have been higher there. A reading that would be a fault only because of what
+ * was not seen is no verdict (see `dwellUnseen`).
+ */
+export interface Held { value: number; index: number; open: boolean }
+
+/** heldFor on values already read over the rep's frames (the rep's progress signal, say). */
+export function heldOf(rep: RepView, p: readonly number[], seconds: number): Held {
   const { value: top, index } = extremeOf(p);
-  if (!Number.isFinite(top)) return { value: NaN, index: rep.peak };
+  if (!Number.isFinite(top)) return { value: NaN, index: rep.peak, open: false };
   const frameS = rep.frames.length > 1 ? (rep.frames.at(-1)!.t - rep.frames[0]!.t) / 1000 / (rep.frames.length - 1) : 0;
   const need = frameS > 0 ? seconds / frameS : 0;
+  const held = (band: number) => ({ value: top - band, index, open: dwellUnseen(p, top, band) });
   // The dwell grows as the level drops: bisect for the highest level held long enough.
   let lo = 0, hi = top - Math.min(...p.filter(Number.isFinite));
-  if (dwellFrames(p, top, hi) < need) return { value: top - hi, index };
+  if (dwellFrames(p, top, hi) < need) return held(hi);
   for (let k = 0; k < 30; k++) {
     const band = (lo + hi) / 2;
     if (dwellFrames(p, top, band) >= need) hi = band; else lo = band;
   }
-  return { value: top - hi, index };
+  return held(hi);
 }
 
 /**
@@ -318,10 +331,32 @@ export function repSide(rep: RepView): Side | null {
   const side: Side | null = seen.left === 0 && seen.right === 0 ? null
     : seen.left !== seen.right ? (seen.left > seen.right ? 'left' : 'right')
     : zs > 0 && depth.left !== depth.right ? (depth.left < depth.right ? 'left' : 'right')
-    : 'left';
+    : drawnLonger(rep);
   repSides.set(rep, side);
   return side;
 }
+
+/**
+ * Between two sides seen alike with no depth to tell them apart (a square-on camera, a model
+ * without z): the side whose limbs are drawn longer over the rep, less foreshortened or nearer the
+ * camera; the left only when even they are equal. "The left" alone is not the same side of the
+ * body when the clip is mirrored (a selfie camera, the person facing the other way), and the two
+ * sides of a rep read differently by the keypoints' own noise: a square-on squat's depth moved a
+ * point with the facing direction.
+ */
+function drawnLonger(rep: RepView): Side {
+  const len = { left: 0, right: 0 };
+  for (const f of rep.frames) {
+    for (const s of ['left', 'right'] as const) {
+      for (const [a, b] of [['shoulder', 'elbow'], ['elbow', 'wrist'], ['hip', 'knee'], ['knee', 'ankle']] as const) {
+        const d = dist(f.p[joint(s, a)]!, f.p[joint(s, b)]!);
+        if (Number.isFinite(d)) len[s] += d;
+      }
+    }
+  }
+  return len.right > len.left ? 'right' : 'left';
+}
+
 
 /**
  * A per-side measure read on the rep's side (repSide) on every frame of the rep, NaN where that
@@ -376,16 +411,39 @@ export const nose = (f: FrameCtx) => f.p[KP.nose]!;
  * depending on where the frames fell.
  */
 export function dwellFrames(p: readonly number[], top: number, band: number): number {
+  const e = dwellEdges(p, top, band);
+  return e ? e.to - e.from : 0;
+}
+
+/**
+ * The dwell of `dwellFrames` ends on an unseen frame (NaN) or at the end of the series on either
+ * side instead of a crossing: the signal may have stayed at the level there, so the dwell measured
+ * is a lower bound (a rep whose first frame is its bottom, the frames before it unseen, shows no
+ * turn at all). A measure read at a lower frame rate, or with a joint out of
+ * the picture for a moment, loses frames like this; a hold or a depth judged short on such a
+ * dwell is judged on what was not seen (a wrist out of the frame at the bottom of a push-up read
+ * as a bounce and a shallow rep).
+ */
+export function dwellUnseen(p: readonly number[], top: number, band: number): boolean {
+  return dwellEdges(p, top, band)?.open ?? false;
+}
+
+/** Where the dwell at `top - band` begins and ends (fractional frames), and whether an end is unseen. */
+function dwellEdges(p: readonly number[], top: number, band: number): { from: number; to: number; open: boolean } | null {
   const at = extremeOf(p).index;
   const level = top - band;
-  if (at < 0 || !(p[at]! >= level)) return 0;
+  if (at < 0 || !(p[at]! >= level)) return null;
+  let open = false;
   const edge = (dir: 1 | -1): number => {
     let i = at;
     while (Number.isFinite(p[i + dir]) && p[i + dir]! >= level) i += dir;
     const out = p[i + dir];
+    // No crossing on this side: the next frame is unseen, or the rep's frames end above the level.
+    if (!Number.isFinite(out)) open = true;
     return Number.isFinite(out) && p[i]! > out! ? i + (dir * (p[i]! - level)) / (p[i]! - out!) : i;
   };
-  return edge(1) - edge(-1);
+  const to = edge(1), from = edge(-1);
+  return { from, to, open };
 }
 
 /** A bounce turns within this share of the rep's own duration (and within 0.15 s). */
@@ -412,6 +470,8 @@ export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'di
       const dwell = dwellFrames(p, rep.peakProgress, 0.1) / fps;
       // Controlled reps on the shared clips dwell 0.2 s or more at the turn, even 1.3 s ones.
       if (dwell >= 0.15 || dwell >= BOUNCE_SHARE * rep.durationS || rep.durationS >= 1.5) return null;
+      // A turn that runs into unseen frames may have been held through them: not measured.
+      if (dwellUnseen(p, rep.peakProgress, 0.1)) return undefined;
       return { severity: rep.durationS < 1 ? 'moderate' : 'minor', evidence: rep.peak,
         description: `The rep turned at the bottom after about ${dwell.toFixed(2)} s, in a ${rep.durationS.toFixed(1)} s rep: a bounce rather than a controlled turn.` };
     },

@@ -3,7 +3,7 @@
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { atPeak, bodyLying, clamp, dwellFrames, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded, rule } from './common.js';
+import { atPeak, bodyLying, clamp, dwellFrames, dwellUnseen, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded, rule } from './common.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -68,9 +68,12 @@ export const gluteBridge: ExerciseDef = {
         // The time within 6 deg of the top from interpolated crossings (dwellFrames), not a count
         // of frames: at 12 fps the same hold read two frames or three by where the frames fell.
         const fps = rep.frames.length / Math.max(0.1, rep.durationS);
-        const held = dwellFrames(rep.frames.map(hip), top, 6) / fps;
+        const hips = rep.frames.map(hip);
+        const held = dwellFrames(hips, top, 6) / fps;
         // Only a top that is not held at all (a bounce through it) is a fault; a short squeeze is fine.
         if (held >= 0.2) return null;
+        // A top that runs into frames where the hip angle is unseen may have been held through them.
+        if (dwellUnseen(hips, top, 6)) return undefined;
         return { severity: 'minor', evidence: rep.peak, description: `The top was held for only about ${held.toFixed(1)} s.` };
       },
       strength: { category: 'tempo', name: 'Controlled top', description: 'Paused at the top.' },

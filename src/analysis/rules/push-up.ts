@@ -4,7 +4,10 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
+import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
+
+/** How long the chest must stay at a depth for the rep to have reached it (as for squat depth). */
+const DEPTH_HELD_S = 0.1;
 import { UPPER_ARM } from './body.js';
 
 /**
@@ -124,10 +127,17 @@ export const pushUp: ExerciseDef = {
         // above the floor. It reads the same from every side, and unlike the elbow angle it does
         // not depend on how wide the hands are or where the elbows point. Push-ups people call
         // good reach 0.96-1.4; the shallow ones they call bad 0.5-0.95.
-        const depth = rep.peakProgress;
+        // The depth is the level the signal held for 0.1 s around the bottom (heldOf, as squat
+        // depth), not the peak of the counter's signal, which is averaged over neighbouring
+        // frames once more: a window of frames is a longer time at a lower frame rate, and read at
+        // 6 fps good push-ups of 1.15-1.2 came out 0.71-0.79 and were faulted (17 good clips of 71
+        // under `--augment pose:half-fps`). The held level is the same at any tempo or rate.
+        const { value: depth, open } = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: rep.peakProgress, open: false };
         if (!Number.isFinite(depth)) return undefined;
         const fault = judge.verdict(0.95 - depth, 0.12, 0.3);
         if (!fault) return null;
+        // The wrists or shoulders unseen beside the bottom: the chest may have gone lower there.
+        if (open) return undefined;
         const { value: elbow } = over(rep, elbowAngle, 0.1);
         const elbowSays = rep.view !== 'front' && Number.isFinite(elbow) ? `, elbows bent to about ${round(elbow)} deg` : '';
         return { ...fault, evidence: rep.peak, description: `The chest came down to about ${round(depth * 100)}% of the full depth${elbowSays}.` };

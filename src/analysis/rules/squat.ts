@@ -235,16 +235,20 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         // The deepest level held for 0.1 s (more than one frame at 12 fps, so a keypoint's one-frame
         // jump is not depth), whatever the rep's tempo.
-        const { value: thigh, index: at } = heldFor(rep, (f) => thighProgress(f, side), DEPTH_HELD_S);
+        const { value: thigh, index: at, open } = heldFor(rep, (f) => thighProgress(f, side), DEPTH_HELD_S);
         if (Number.isFinite(thigh)) {
           const fault = judge.verdict(limit - thigh, 0.15, 0.3);
+          // Hips or knees unseen beside the bottom (out of the picture, a frame lost): the thighs
+          // may have gone lower there, so a shallow reading is no verdict.
+          if (fault && open) return undefined;
           return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         // The knee's bend held as long, read the same way (the most bent knee held is the highest bend).
-        const { value: bend, index } = heldFor(rep, (f) => -kneeAngle(f, side ?? undefined), DEPTH_HELD_S);
+        const { value: bend, index, open: kneeOpen } = heldFor(rep, (f) => -kneeAngle(f, side ?? undefined), DEPTH_HELD_S);
         const knee = -bend;
         if (rep.view !== 'side' || !Number.isFinite(knee)) return undefined;
         const fault = judge.verdict(knee - 105, 10, 25);
+        if (fault && kneeOpen) return undefined;
         return fault && { ...fault, evidence: index, description: `The knees bent only to about ${round(knee)} deg at the bottom; the thighs stayed above parallel.` };
       },
       strength: { category: 'range_of_motion', name: 'Full depth', description: 'Reached parallel depth or below.' },
