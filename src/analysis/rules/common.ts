@@ -446,8 +446,10 @@ function dwellEdges(p: readonly number[], top: number, band: number): { from: nu
   return { from, to, open };
 }
 
-/** A bounce turns within this share of the rep's own duration (and within 0.15 s). */
+/** A bounce turns within this share of the rep's own duration (and within BOUNCE_S). */
 export const BOUNCE_SHARE = 0.15;
+/** A bounce turns within this time, seconds (and within BOUNCE_SHARE of the rep). */
+const BOUNCE_S = 0.15;
 
 /**
  * Bouncing out of the bottom: the rep turns at its deepest point with no control, rebounding
@@ -467,9 +469,14 @@ export function bounceRule(exercise: string, views: CameraAngle[] = ['side', 'di
       const p = rep.progress;
       if (!p || !rep.valid || rep.frames.length < 4) return undefined;
       const fps = (rep.frames.length - 1) / Math.max(0.05, rep.durationS);
+      // A turn shorter than the time between two frames cannot be told from one the frames
+      // skipped: below 1 / BOUNCE_S frames a second (a phone clip at 6 fps) the bounce is not judged.
+      // Read that way at 6 fps, good squats and push-ups turned "bounces" (7 clips of 93 under
+      // `--augment pose:half-fps`).
+      if (1 / fps > BOUNCE_S) return undefined;
       const dwell = dwellFrames(p, rep.peakProgress, 0.1) / fps;
       // Controlled reps on the shared clips dwell 0.2 s or more at the turn, even 1.3 s ones.
-      if (dwell >= 0.15 || dwell >= BOUNCE_SHARE * rep.durationS || rep.durationS >= 1.5) return null;
+      if (dwell >= BOUNCE_S || dwell >= BOUNCE_SHARE * rep.durationS || rep.durationS >= 1.5) return null;
       // A turn that runs into unseen frames may have been held through them: not measured.
       if (dwellUnseen(p, rep.peakProgress, 0.1)) return undefined;
       return { severity: rep.durationS < 1 ? 'moderate' : 'minor', evidence: rep.peak,

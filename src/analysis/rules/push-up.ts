@@ -127,12 +127,15 @@ export const pushUp: ExerciseDef = {
         // above the floor. It reads the same from every side, and unlike the elbow angle it does
         // not depend on how wide the hands are or where the elbows point. Push-ups people call
         // good reach 0.96-1.4; the shallow ones they call bad 0.5-0.95.
-        // The depth is the level the signal held for 0.1 s around the bottom (heldOf, as squat
-        // depth), not the peak of the counter's signal, which is averaged over neighbouring
-        // frames once more: a window of frames is a longer time at a lower frame rate, and read at
-        // 6 fps good push-ups of 1.15-1.2 came out 0.71-0.79 and were faulted (17 good clips of 71
-        // under `--augment pose:half-fps`). The held level is the same at any tempo or rate.
-        const { value: depth, open } = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: rep.peakProgress, open: false };
+        // Both readings of the bottom fall short of it, each where the other does not: the counter's
+        // peak is averaged with the frames 0.1 s either side (counting.ts), so at 12 fps a fast
+        // turn reads shallower; the level the signal held for 0.1 s (heldOf, as squat depth) is
+        // interpolated between frames, so at 6 fps, frames 0.17 s apart, it cuts under the turn.
+        // The deeper of the two is the depth. Under `--augment pose:half-fps` the counter's peak
+        // alone, before it was read in time, faulted 17 good clips of 71.
+        const held = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: NaN, open: false };
+        const depth = Math.max(rep.peakProgress, Number.isFinite(held.value) ? held.value : -Infinity);
+        const open = held.open;
         if (!Number.isFinite(depth)) return undefined;
         const fault = judge.verdict(0.95 - depth, 0.12, 0.3);
         if (!fault) return null;
