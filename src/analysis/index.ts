@@ -122,12 +122,12 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // same video; at 10 fps and more nothing changed. And the jumping jack reads an arm on its elbow
 // where its wrist is unseen (rules/jumping-jack.ts armDrop): a count can differ for the same video
 // when the hands leave the picture (no shared clip as filmed moved).
-// Also in /10 (issue 16k): push-up depth is the level the rep's signal held for 0.1 s (rules/
-// common.ts heldOf), not the peak of the counter's smoothed signal; a depth or a hold that reads
-// short only because frames beside it are unseen (rules/common.ts dwellUnseen) is not judged
-// (squat and push-up depth, bounces, the bridge's and calf raise's holds); and a rep's side on a tie
-// is the side drawn longer, not the left (rules/common.ts repSide): issues and scores can differ
-// for the same video; poses are those of /9.
+// Also in /10 (issue 16k): push-up depth is the deeper of the counter's peak and the level the
+// rep's signal held for 0.1 s (rules/common.ts heldOf); a depth or a hold that reads short only
+// because frames beside it are unseen (rules/common.ts dwellUnseen) is not judged (squat and
+// push-up depth, bounces, the bridge's and calf raise's holds), nor a bounce where frames are
+// further apart than 0.15 s; and a rep's side on a tie is the side drawn longer, not the left
+// (rules/common.ts repSide): issues and scores can differ for the same video; poses are those of /9.
 export const ENGINE_VERSION = 'pose-engine/10';
 
 /**
