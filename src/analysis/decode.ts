@@ -5,6 +5,7 @@
 import { VideoProcessingError, ProviderUnavailableError } from './engine.js';
 import { open } from 'node:fs/promises';
 import { budgetFor, decoderSettings, detectNetworkIsolation, spawnDecoder, type SandboxedDecoder } from './decoder/sandbox.js';
+import type { DecoderOutput } from './decoder/framing.js';
 import { decoderFor, refill } from './decoder/lifecycle.js';
 
 export { keepDecoderWarm, warmDecoderRssMb } from './decoder/lifecycle.js';
@@ -250,7 +251,7 @@ export async function openVideo(path: string, opts: DecodeOptions = defaultDecod
   // Not the end of its stdin: a warm decoder reads its next video's command there.
   d.child.stdin!.write(JSON.stringify([fps, width, height, maxMediaMs]) + '\n');
   const video: VideoOnDecoder = {
-    bytes: v.output.frames(),
+    output: v.output,
     async outcome() {
       if (v.output.ended && !signal?.aborted) return;
       const code = await v.exit.catch(() => null);
@@ -266,8 +267,8 @@ export async function openVideo(path: string, opts: DecodeOptions = defaultDecod
 
 /** One video's frames on a decoder's stdout (decoder/framing.ts), and how it ended. */
 interface VideoOnDecoder {
-  /** The bytes of its frames, up to its end record. */
-  bytes: AsyncIterator<Buffer>;
+  /** Its frame records, up to its end record. */
+  output: DecoderOutput;
   /** Returns if the video ended within its limits (its end record came), else throws why not. */
   outcome(): Promise<void>;
   /** Done with it: a decoder that reached the end is kept for its partner's next video (decoder/lifecycle.ts), any other killed. */
@@ -277,76 +278,27 @@ interface VideoOnDecoder {
 async function* readFrames(d: SandboxedDecoder, video: VideoOnDecoder, size: { width: number; height: number; fps: number }): AsyncGenerator<Frame> {
   const { width, height, fps } = size;
   const frameBytes = width * height * 3;
-  // Two frame buffers: the next frame is read from the pipe while the consumer works on this one
-  // (with one buffer its 1-3 MB crossed the pipe only once the consumer asked for it, after each
-  // pose), and the decoder runs a frame further ahead. A yielded frame stays valid until the next
-  // one is asked for, as in decodeFrames: its buffer is refilled only after that.
-  const free: Uint8Array[] = [new Uint8Array(frameBytes), new Uint8Array(frameBytes)];
-  const ready: Uint8Array[] = [];
-  let ended = false;
-  let stopped = false;
-  let pumpError: unknown;
-  let wakeConsumer: (() => void) | undefined;
-  let wakePump: (() => void) | undefined;
-  const pump = (async () => {
-    let current: Uint8Array | undefined;
-    let filled = 0;
-    try {
-      for (let next = await video.bytes.next(); !next.done && !stopped; next = await video.bytes.next()) {
-        const chunk = next.value;
-        let offset = 0;
-        while (offset < chunk.length && !stopped) {
-          if (!current) {
-            while (!free.length && !stopped) await new Promise<void>((r) => (wakePump = r));
-            if (stopped) return;
-            current = free.shift()!;
-            filled = 0;
-          }
-          const n = Math.min(frameBytes - filled, chunk.length - offset);
-          current.set(chunk.subarray(offset, offset + n), filled);
-          filled += n;
-          offset += n;
-          if (filled === frameBytes) {
-            ready.push(current);
-            current = undefined;
-            wakeConsumer?.();
-          }
-        }
-      }
-    } catch (e) {
-      pumpError = e;
-    } finally {
-      ended = true;
-      wakeConsumer?.();
-    }
-  })();
+  // Two frame buffers, both handed to the reader at once: the decoder's bytes land in them straight
+  // from the socket (framing.ts), the next frame's while the consumer works on this one, and the
+  // decoder runs a frame further ahead. A yielded frame stays valid until the next one is asked
+  // for, as in decodeFrames: its buffer is handed back to the reader only then.
+  const buffers = [new Uint8Array(frameBytes), new Uint8Array(frameBytes)];
+  const filled = buffers.map((b) => video.output.frame(b));
   let index = 0;
-  let held: Uint8Array | undefined;
   try {
-    for (;;) {
-      // The consumer asked for the next frame: the one it had is free to be refilled.
-      if (held) {
-        free.push(held);
-        held = undefined;
-        wakePump?.();
-      }
-      while (!ready.length && !ended) await new Promise<void>((r) => (wakeConsumer = r));
-      wakeConsumer = undefined;
-      if (!ready.length) break;
-      held = ready.shift()!;
+    for (;; index++) {
+      const slot = index % 2;
+      if (!(await filled[slot]!)) break;
       // The budget is the decoder's: the time the consumer holds the frame does not count.
       d.pause();
-      yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb: held };
+      yield { index, timeMs: Math.round((index * 1000) / fps), width, height, rgb: buffers[slot]! };
       d.resume();
-      index++;
+      // The consumer asked for the next frame: the one it had is free to be refilled.
+      filled[slot] = video.output.frame(buffers[slot]!);
     }
-    if (pumpError) throw pumpError;
     await video.outcome();
   } finally {
-    stopped = true;
-    wakePump?.();
     video.close();
-    await pump;
   }
   if (index === 0) throw new VideoProcessingError('the video has no decodable frames');
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { keepDecoderWarm, lastDecoderPid, openVideo } from '../../src/analysis/decode.js';
 import { VideoProcessingError } from '../../src/analysis/engine.js';
 import { confinement, INSIDE_INPUT } from '../../src/analysis/decoder/confine.js';
-import { decoderOutput } from '../../src/analysis/decoder/framing.js';
+import { decoderChannel } from '../../src/analysis/decoder/framing.js';
 import { spawnWarmDecoder } from '../../src/analysis/decoder/sandbox.js';
 import { videoFiles } from '../support/video-files.js';
 import { makeVideo, withDeclaredDuration } from '../support/videos.js';
@@ -120,25 +120,25 @@ test('between videos a reused decoder\'s root holds no input; during one, only t
   mkdirSync(stages);
   process.env.DECODER_STAGE_DIR = stages;
   t.after(() => { delete process.env.DECODER_STAGE_DIR; });
-  const w = spawnWarmDecoder(1024);
+  const channel = await decoderChannel();
+  const w = spawnWarmDecoder(1024, channel);
   t.after(() => w.dispose());
   await started(w.pid!);
-  let out: ReturnType<typeof decoderOutput> | undefined;
+  const out = channel.output; // one reader for the process's whole output
   const root = `/proc/${w.pid}/root`;
   const limits = { budgetMs: 60_000, maxRssMb: 1024 };
   for (const [i, path] of [a, b].entries()) {
     assert.deepEqual(readdirSync(join(root, 'input')), [], `before video ${i}: no input`);
     const d = await w.assign(path, limits, 'key_1');
     assert.ok(d, `video ${i} assigned`);
-    out ??= decoderOutput(d.child.stdout!); // one reader for the process's whole output
     assert.deepEqual(readdirSync(join(root, 'input')), ['video']);
     assert.ok(readFileSync(join(root, INSIDE_INPUT)).equals(readFileSync(path)), `video ${i} is the one shown`);
     assert.equal(await w.assign(a, limits, 'key_1'), undefined, 'busy: no second video at once');
     const info = JSON.parse((await out.line())!) as { width: number; height: number };
     d!.child.stdin!.write(JSON.stringify([12, info.width, info.height, 60_000]) + '\n');
-    let bytes = 0;
-    for await (const chunk of out.frames()) bytes += chunk.length;
-    assert.ok(out.ended && bytes > 0, `video ${i}: frames, then its end record`);
+    let frames = 0;
+    while (await out.frame(new Uint8Array(info.width * info.height * 3))) frames++;
+    assert.ok(out.ended && frames > 0, `video ${i}: frames, then its end record`);
     d!.finish();
     assert.deepEqual(readdirSync(join(root, 'input')), [], `after video ${i}: its link has left the stage`);
   }

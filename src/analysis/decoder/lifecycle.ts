@@ -11,7 +11,7 @@
 // decoding (or kept idle for its partner) and the spare, as before reuse.
 import type { ChildProcess } from 'node:child_process';
 import { ProviderUnavailableError } from '../engine.js';
-import { decoderOutput, type DecoderOutput } from './framing.js';
+import { decoderChannel, type DecoderOutput } from './framing.js';
 import { decoderSettings, detectNetworkIsolation, spawnDecoder, spawnWarmDecoder, type DecoderLimits, type SandboxedDecoder, type WarmDecoder } from './sandbox.js';
 
 /** One video on a decoder process. */
@@ -39,7 +39,8 @@ interface Process {
 const processes = new WeakMap<ChildProcess, Process>();
 
 /** The per-process side of a decoder (listeners added once, however many videos it decodes). */
-function processOf(child: ChildProcess): Process {
+function processOf(d: SandboxedDecoder): Process {
+  const { child } = d;
   const known = processes.get(child);
   if (known) return known;
   let stderr = '';
@@ -51,7 +52,7 @@ function processOf(child: ChildProcess): Process {
   exit.catch(() => undefined);
   // A decoder that ended (done, failed, killed) leaves room for a spare.
   child.once('close', () => { if (keepWarm) void refill(); });
-  const p = { output: decoderOutput(child.stdout!), exit, stderr: () => stderr };
+  const p = { output: d.output!, exit, stderr: () => stderr };
   processes.set(child, p);
   return p;
 }
@@ -77,15 +78,25 @@ export function keepDecoderWarm(on: boolean): void {
   }
 }
 
+/** The spare being started, while its output channel is made (framing.ts: asynchronous). */
+let starting: Promise<void> | undefined;
+
 /** Starts the spare when there is none (after the current video's description, or a decoder's end). */
 export async function refill(): Promise<void> {
   await detectNetworkIsolation();
   if (!keepWarm || warm) return;
-  try {
-    warm = spawnWarmDecoder(decoderSettings().maxRssMb);
-  } catch {
-    // could not start one now: the next video starts its own, and tries again after it
-  }
+  starting ??= (async () => {
+    try {
+      const channel = await decoderChannel();
+      if (!keepWarm || warm) channel.stdout.destroy();
+      else warm = spawnWarmDecoder(decoderSettings().maxRssMb, channel);
+    } catch {
+      // could not start one now: the next video starts its own, and tries again after it
+    } finally {
+      starting = undefined;
+    }
+  })();
+  return starting;
 }
 
 /** Resident memory of the idle decoders (the spare and the one kept for its partner), MB: for the benches. */
@@ -101,6 +112,8 @@ export async function decoderFor(path: string, limits: DecoderLimits, scope: str
     kept.dispose();
     kept = undefined;
   }
+  // A spare about to start is worth the wait: a few ms against a sandbox of our own.
+  if (!kept && !warm && starting) await starting;
   for (;;) {
     const ready = kept ?? warm;
     if (!ready) break;
@@ -110,11 +123,14 @@ export async function decoderFor(path: string, limits: DecoderLimits, scope: str
     if (d) return video(d, ready, scope);
     ready.dispose();
   }
-  return video(spawnDecoder(['stream', path], path, limits, undefined, 'pipe'), undefined, undefined);
+  const channel = await decoderChannel().catch((e: Error) => {
+    throw new ProviderUnavailableError(`the decoder's output could not be set up: ${e.message}`);
+  });
+  return video(spawnDecoder(['stream', path], path, limits, undefined, 'pipe', channel), undefined, undefined);
 }
 
 function video(d: SandboxedDecoder, from: WarmDecoder | undefined, scope: string | undefined): DecoderVideo {
-  const p = processOf(d.child);
+  const p = processOf(d);
   return {
     d,
     ...p,

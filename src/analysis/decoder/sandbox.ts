@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DECODER_MALLOC_ENV } from '../malloc-env.js';
+import type { DecoderChannel, DecoderOutput } from './framing.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const childScript = join(here, 'child.mjs');
@@ -105,6 +106,8 @@ export const networkIsolation = (): Isolation => withKind(confinement());
 
 export interface SandboxedDecoder {
   child: ChildProcess;
+  /** Its stdout's reader, when it was started with a channel (else `child.stdout` is a pipe). */
+  output?: DecoderOutput;
   /** Why the sandbox killed the process (budget or memory), if it did. */
   killedFor(): string | undefined;
   /** Highest resident set seen, MB (Linux; 0 elsewhere). */
@@ -174,8 +177,11 @@ interface Placement {
   mounts: string[];
 }
 
-/** The sandboxed process: kernel confinement, permission model, empty environment. */
-function startConfined(args: string[], place: Placement, script: string, maxRssMb: number, stdin: 'ignore' | 'pipe'): ChildProcess {
+/**
+ * The sandboxed process: kernel confinement, permission model, empty environment. Its stdout is a
+ * pipe, or the decoder's end of `channel` (framing.ts), whose copy here is closed once it is spawned.
+ */
+function startConfined(args: string[], place: Placement, script: string, maxRssMb: number, stdin: 'ignore' | 'pipe', channel?: DecoderChannel): ChildProcess {
   const c = confinement();
   const heapMb = Math.max(64, Math.min(512, Math.floor(maxRssMb / 2)));
   const packages = packageDirs();
@@ -189,7 +195,11 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
   const readOnly = [here, script, ...packages, ...place.mounts];
   const [cmd, ...rest] = confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages));
   // No inherited environment (no credentials): only its glibc allocator setting (malloc-env.ts).
-  return spawn(cmd!, rest, { stdio: [stdin, 'pipe', 'pipe'], env: { ...DECODER_MALLOC_ENV } });
+  try {
+    return spawn(cmd!, rest, { stdio: [stdin, channel?.stdout ?? 'pipe', 'pipe'], env: { ...DECODER_MALLOC_ENV } });
+  } finally {
+    channel?.stdout.destroy();
+  }
 }
 
 /**
@@ -197,7 +207,7 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
  * the budget starts (a warm decoder has used some to start, and to decode the partner's earlier
  * videos, before it had this one). `finished` runs when the video ends within them.
  */
-function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0, finished?: () => void): SandboxedDecoder {
+function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0, finished?: () => void, output?: DecoderOutput): SandboxedDecoder {
   let reason: string | undefined;
   let peak = 0;
   let budgetMs = limits.budgetMs;
@@ -254,15 +264,18 @@ function guard(child: ChildProcess, limits: DecoderLimits, cpuFrom = 0, finished
     stop();
     finished?.();
   };
-  return { child, killedFor: () => reason, peakRssMb: () => peak, pause, resume, setBudget, finish };
+  return { child, output, killedFor: () => reason, peakRssMb: () => peak, pause, resume, setBudget, finish };
 }
 
-/** `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox. */
-export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript, stdin: 'ignore' | 'pipe' = 'ignore'): SandboxedDecoder {
+/**
+ * `script` is the decoder (child.mjs); tests pass an escape attempt to run in the same sandbox.
+ * With a `channel` (framing.ts) its stdout is that channel's, read through `output`.
+ */
+export function spawnDecoder(args: string[], inputPath: string, limits: DecoderLimits, script = childScript, stdin: 'ignore' | 'pipe' = 'ignore', channel?: DecoderChannel): SandboxedDecoder {
   // With its own root the input shows under a fixed name, and the decoder is told that path.
   const inside = confinement().mount ? INSIDE_INPUT : inputPath;
-  const child = startConfined(args.map((a) => (a === inputPath ? inside : a)), { inside, mounts: ['--as', inputPath, INSIDE_INPUT] }, script, limits.maxRssMb, stdin);
-  return guard(child, limits);
+  const child = startConfined(args.map((a) => (a === inputPath ? inside : a)), { inside, mounts: ['--as', inputPath, INSIDE_INPUT] }, script, limits.maxRssMb, stdin, channel);
+  return guard(child, limits, 0, undefined, channel?.output);
 }
 
 /** Inputs up to this size are copied to a warm decoder's stage when a hard link is not possible. */
@@ -303,12 +316,13 @@ export interface WarmDecoder {
  */
 const stageParent = () => process.env.DECODER_STAGE_DIR || tmpdir();
 
-export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
+/** With a `channel` (framing.ts), the decoders `assign` gives read their output through it. */
+export function spawnWarmDecoder(maxRssMb: number, channel?: DecoderChannel): WarmDecoder {
   const stage = mkdtempSync(join(stageParent(), 'rc-decoder-stage-'));
   const staged = join(stage, 'video');
   const c = confinement();
   const inside = c.mount ? INSIDE_INPUT : staged;
-  const child = startConfined(['serve'], { inside, mounts: ['--as', stage, dirname(INSIDE_INPUT)] }, childScript, maxRssMb, 'pipe');
+  const child = startConfined(['serve'], { inside, mounts: ['--as', stage, dirname(INSIDE_INPUT)] }, childScript, maxRssMb, 'pipe', channel);
   /** Scope of its videos; `last` once a video came without one (it takes no more). */
   let scope: string | undefined;
   let used = false;
@@ -347,7 +361,7 @@ export function spawnWarmDecoder(maxRssMb: number): WarmDecoder {
         rmSync(staged, { force: true });
         busy = false;
       };
-      const d = guard(child, limits, child.pid ? cpuMs(child.pid) ?? 0 : 0, finished);
+      const d = guard(child, limits, child.pid ? cpuMs(child.pid) ?? 0 : 0, finished, channel?.output);
       child.stdin!.write(JSON.stringify(['stream', inside]) + '\n');
       return d;
     },
