@@ -91,11 +91,12 @@ export function createEngineHost(opts: EngineHostOptions = {}): EngineHost {
     const stages = mkdtempSync(join(tmpdir(), `${STAGES_PREFIX}${process.pid}-`));
     const child = fork(childPath, [], {
       // --expose-gc: the pose models' bytes are collected once their sessions are made (pose/models.ts).
-      // --max-semi-space-size=1 (MB; V8 grows it up to 16 here): the pipe's 64 KB chunks carrying
-      // the frames are malloc'ed buffers freed only when V8 collects their small handles, so a
-      // young generation that fills slowly held up to ~13 MB of dead chunks (array buffers swinging
-      // between 8 and 21 MB over a job); a 1 MB one is swept every few frames (issue 22: an engine
-      // process 4-8 MB smaller during a job).
+      // --max-semi-space-size=1 (MB; V8 grows it up to 16 here): when the frames came through a
+      // pipe, its 64 KB chunks were malloc'ed buffers freed only when V8 collected their small
+      // handles, so a young generation that filled slowly held up to ~13 MB of dead chunks; a 1 MB
+      // one was swept every few frames (issue 22: an engine process 4-8 MB smaller during a job).
+      // Since issue 22t the frames are read straight into their buffers (decoder/framing.ts) and
+      // those chunks are gone; the flag stays, not measured again without them.
       execArgv: ['--import', tsLoader, `--max-old-space-size=${maxHeapMb}`, '--max-semi-space-size=1', '--expose-gc'],
       env: { ...process.env, ...ENGINE_MALLOC_ENV, ENGINE_OPTIONS: JSON.stringify(engineOpts), DECODER_STAGE_DIR: stages },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
