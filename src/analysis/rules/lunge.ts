@@ -21,6 +21,18 @@ export function frontSide(f: FrameCtx): Side | null {
  * far one, whose knee the model only guesses.
  */
 export function repFrontSide(rep: RepView): Side | null {
+  // At the bottom the back knee drops toward the floor while the front knee stays about a shin
+  // above it: the higher knee is the front one. Both knees bend about 90 deg at the bottom of a
+  // split squat, so "bent more" was a coin toss that the facing direction turned (the shared split
+  // squat, filmed mirrored, chose the other leg on every rep and lost "Front knee past the toes"
+  // on all 11; the rear shin, near level, reads as a knee far past its ankle).
+  const kneeY = (s: Side) => atPeak(rep, (f) => {
+    const k = f.p[joint(s, 'knee')]!;
+    return k.score >= VISIBLE && f.legLen > 0 ? k.y / f.legLen : NaN;
+  });
+  const [yl, yr] = [kneeY('left'), kneeY('right')];
+  // Knees a tenth of a leg apart or more: clearly one above the other (a front view sees them level).
+  if (Math.abs(yl - yr) >= 0.1) return yl < yr ? 'left' : 'right';
   const l = atPeak(rep, (f) => kneeAngle(f, 'left')), r = atPeak(rep, (f) => kneeAngle(f, 'right'));
   if (Number.isFinite(l) || Number.isFinite(r)) return !Number.isFinite(r) || l <= r ? 'left' : 'right';
   // The bottom unseen: the leg bent more over the rep.
