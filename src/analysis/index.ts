@@ -126,8 +126,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // rep's signal held for 0.1 s (rules/common.ts heldOf); a depth or a hold that reads short only
 // because frames beside it are unseen (rules/common.ts dwellUnseen) is not judged (squat and
 // push-up depth, bounces, the bridge's and calf raise's holds), nor a bounce where frames are
-// further apart than 0.15 s; and a rep's side on a tie is the side drawn longer, not the left
-// (rules/common.ts repSide): issues and scores can differ for the same video; poses are those of /9.
+// further apart than 0.15 s; a rep's side on a tie is the side drawn longer, not the left
+// (rules/common.ts repSide); and a lunge's front leg is the one whose knee stays higher at the
+// bottom (rules/lunge.ts repFrontSide): issues and scores can differ for the same video; poses are
+// those of /9.
 export const ENGINE_VERSION = 'pose-engine/10';
 
 /**

@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildContext, type CameraAngle, type ExerciseDef, type RepView } from '../../src/analysis/exercise.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { lunge } from '../../src/analysis/rules/lunge.js';
+import { lunge, repFrontSide } from '../../src/analysis/rules/lunge.js';
 import { shoulderPress } from '../../src/analysis/rules/shoulder-press.js';
 import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
 import { squat } from '../../src/analysis/rules/squat.js';
 import { pullUp } from '../../src/analysis/rules/pull-up.js';
-import { frontSquatter, series, sideBridge, sideSquatter } from './synthetic.js';
+import { frontSquatter, mirrored, series, sideBridge, sideSquatter } from './synthetic.js';
 
 /** One repetition at 10 fps over `seconds`, peak in the middle; `poseAt(u, i)` with u 0 -> 1 -> 0 and i the frame. */
 function repOf(poseAt: (u: number, i: number) => Keypoint[], view: CameraAngle, seconds = 2): RepView {
@@ -36,6 +36,34 @@ test('lunge: a knee or torso that jumps for one frame is not a fault; held for t
     .map((k, j) => (j === KP.leftKnee ? { ...k, x: k.x + 70 } : k));
   assert.equal(check(lunge, 'lunge-knee-travel', repOf(withFrames(upright, kneeAhead, 8), 'side')), null);
   assert.ok(check(lunge, 'lunge-knee-travel', repOf(withFrames(upright, kneeAhead, 8, 3), 'side')));
+});
+
+test('lunge: the front leg of a split squat is the one whose knee stays up, even when the back knee bends more, and mirrored too', () => {
+  // Front leg (left, near the camera) to 90 deg; the back leg from the same hip, its thigh a little
+  // forward of vertical and its knee dropping toward the floor, bent to 85 deg with the shin going
+  // back near level. Picked by bend, the back leg was "the front", and its near-level shin read as
+  // a knee far past its ankle.
+  const rot = (v: { x: number; y: number }, deg: number) => {
+    const a = (deg * Math.PI) / 180;
+    return { x: v.x * Math.cos(a) - v.y * Math.sin(a), y: v.x * Math.sin(a) + v.y * Math.cos(a) };
+  };
+  const split = (u: number): Keypoint[] => {
+    const kps = sideSquatter({ knee: 180 - 90 * u, lean: 10 });
+    const hip = kps[KP.leftHip]!, th = (-10 * u * Math.PI) / 180;
+    const knee = { x: hip.x - 100 * Math.sin(th), y: hip.y + 100 * Math.cos(th) };
+    const up = { x: (hip.x - knee.x) / 100, y: (hip.y - knee.y) / 100 };
+    const shin = rot(up, -(180 - 95 * u));
+    kps[KP.rightHip] = { ...hip };
+    kps[KP.rightKnee] = { ...knee, score: 0.9 };
+    kps[KP.rightAnkle] = { x: knee.x + 100 * shin.x, y: knee.y + 100 * shin.y, score: 0.9 };
+    return kps;
+  };
+  const asFilmed = repOf(split, 'side');
+  assert.equal(repFrontSide(asFilmed), 'left');
+  assert.equal(check(lunge, 'lunge-knee-travel', asFilmed), null);
+  const flipped = repOf((u) => mirrored({ timeMs: 0, width: 600, height: 600, keypoints: split(u) }).keypoints, 'side');
+  assert.equal(repFrontSide(flipped), 'right');
+  assert.equal(check(lunge, 'lunge-knee-travel', flipped), null);
 });
 
 test('shoulder press: one frame of lean is not leaning back; held it is', () => {
