@@ -26,7 +26,7 @@ import { startRunner } from '../src/runner/runner.js';
 import { startHarness, silentLog } from '../test/support/harness.js';
 import { makeVideo } from '../test/support/videos.js';
 import { distinctFile, shortClip } from './support/clip.js';
-import { descendantsCpuMs, threadCpuMs, threadsPer } from './support/cpu.js';
+import { descendantsCpuMs, engineThreadCpuMs, serviceCpuMs, threadCpuMs, threadsPer } from './support/cpu.js';
 
 const N = Number(process.argv[2] ?? 40);
 const KINDS = (process.env.BENCH_JOBS_KINDS ?? 'hostile,clip').split(',');
@@ -58,17 +58,27 @@ async function drain(label: string, engines: AnalysisEngine[], files: () => Prom
     }
     const left = () => (h.svc.readDb().prepare("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'processing')").get() as { n: number }).n;
     const cpu0 = descendantsCpuMs();
+    const split0 = serviceCpuMs(process.pid);
+    const threads0 = engineThreadCpuMs(process.pid);
     const started = performance.now();
     const runners = engines.map((engine) => startRunner(h.svc, engine, { concurrency: 1, leaseSeconds: 30, maxAttempts: 3, providerRetries: 0, log }));
     while (left() > 0) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - started) / 1000;
     const cpu = descendantsCpuMs() - cpu0;
+    const split1 = serviceCpuMs(process.pid);
+    const threads1 = engineThreadCpuMs(process.pid);
     await Promise.all(runners.map((r) => r.stop()));
     const outcomes = h.svc.readDb().prepare('SELECT status, error_code, COUNT(*) AS n FROM jobs GROUP BY 1, 2').all() as { status: string; error_code: string | null; n: number }[];
     const rate = n / seconds;
     const perWorker = rate / engines.length;
     console.log(`${label.padEnd(50)} ${rate.toFixed(2).padStart(6)} jobs/s  ${perWorker.toFixed(2).padStart(6)} per worker  ` +
       `(${n} in ${seconds.toFixed(1)} s; ${outcomes.map((o) => `${o.n} ${o.error_code ?? o.status}`).join(', ')}; engine+decoder CPU ${(cpu / n).toFixed(0)} ms/job)`);
+    // The same CPU split: the engine processes by thread (the pose model and pipeline on main, V8's
+    // collector on V8Worker), then their decoders (started ahead ones included).
+    if (split1.engines > split0.engines) {
+      console.log(`  CPU per job, ms: engine processes ${((split1.engines - split0.engines) / n).toFixed(0)} (${threadsPer(threads0, threads1, n)}), ` +
+        `their decoders ${((split1.decoders - split0.decoders) / n).toFixed(0)}`);
+    }
     return { rate, seconds, cpuMsPerJob: cpu / n, ends };
   } finally {
     for (const fn of cleanups.reverse()) await fn();

@@ -95,6 +95,20 @@ export function serviceCpuMs(root: number): { api: number; engines: number; deco
   return split;
 }
 
+/**
+ * CPU ms so far of the engine processes below `root` (runner/engine-child.ts), by thread name
+ * (threadCpuMs), summed over the processes: whether a worker's analysis went to the pose model and
+ * the pipeline (main) or to V8's collector (V8Worker).
+ */
+export function engineThreadCpuMs(root: number): Map<string, number> {
+  const sum = new Map<string, number>();
+  for (const [pid, p] of processes()) {
+    if (p.ppid !== root || !cmdline(pid).includes('engine-child')) continue;
+    for (const [name, ms] of threadCpuMs(pid)) sum.set(name, (sum.get(name) ?? 0) + ms);
+  }
+  return sum;
+}
+
 /** Idle CPU ms of the whole machine so far, all cores (idle + iowait of /proc/stat). */
 export function machineIdleMs(): number {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
