@@ -2,6 +2,7 @@
 // from any yaw, to any depth, with keypoint noise and joints the model loses: the synthetic clips
 // the whole-catalog checks run on (catalog-story.unit: one story per result; mirror-verdicts.unit:
 // the same verdicts filmed mirrored).
+import fc from 'fast-check';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exercises } from '../../src/analysis/rules/index.js';
 import type { Keypoint, PoseFrame } from '../../src/analysis/pose.js';
@@ -108,6 +109,20 @@ export const moves: Record<string, (u: number, depth: number) => Joints> = {
 };
 
 export interface Take { id: string; yaw: number; depth: number; reps: number; period: number; noise: number; lost: number; seed: number }
+
+/** Any take of a catalog exercise filmed from one of `yaws`: any depth, tempo, noise, lost joints. */
+export function takes(yaws: number[]): fc.Arbitrary<Take> {
+  return fc.record({
+    id: fc.constantFrom(...exercises.map((e) => e.id)),
+    yaw: fc.constantFrom(...yaws),
+    depth: fc.double({ min: 0.25, max: 1, noNaN: true }),
+    reps: fc.integer({ min: 1, max: 4 }),
+    period: fc.double({ min: 0.8, max: 2.5, noNaN: true }),
+    noise: fc.double({ min: 0, max: 6, noNaN: true }),
+    lost: fc.constantFrom(0, 0.02, 0.1),
+    seed: fc.integer(),
+  });
+}
 
 /** A set of `reps` repetitions of the exercise's movement, filmed from `yaw`, with noise and lost joints (`film` changes the frames, as mirrored). */
 export function setOf(t: Take, film: (frames: PoseFrame[]) => PoseFrame[] = (f) => f) {
