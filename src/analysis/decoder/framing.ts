@@ -12,8 +12,8 @@
 // buffer of its own. Nothing is allocated per read.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stageParent } from './sandbox.js';
 
 /** Longest description line accepted. */
 const MAX_LINE = 65_536;
@@ -204,10 +204,12 @@ function frameReader() {
 
 /**
  * A connected pair of Unix stream sockets (what child_process makes for a pipe, too), through a
- * listening socket in a private directory that is removed once they are connected.
+ * listening socket in a private directory that is removed once they are connected. The directory
+ * is made where the decoders' stages are (sandbox.ts), so that an engine process killed meanwhile
+ * leaves nothing behind: the engine host removes that directory when the process ends.
  */
 export async function decoderChannel(): Promise<DecoderChannel> {
-  const dir = mkdtempSync(join(tmpdir(), 'rc-frames-'));
+  const dir = mkdtempSync(join(stageParent(), 'rc-frames-'));
   const server = createServer({ pauseOnConnect: true });
   try {
     const path = join(dir, 's');

@@ -314,7 +314,7 @@ export interface WarmDecoder {
  * process that the host removes when that process ends, however it ends: a stage holds a link to
  * a partner's video, which must not outlive its job), else the system's temp directory.
  */
-const stageParent = () => process.env.DECODER_STAGE_DIR || tmpdir();
+export const stageParent = (): string => process.env.DECODER_STAGE_DIR || tmpdir();
 
 /** With a `channel` (framing.ts), the decoders `assign` gives read their output through it. */
 export function spawnWarmDecoder(maxRssMb: number, channel?: DecoderChannel): WarmDecoder {
