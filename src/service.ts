@@ -91,8 +91,10 @@ export async function openService(config: Config, clock: () => Date = () => new 
   const metrics = createMetrics();
   timeAppends(store, metrics);
   watchJobs(metrics, readDb, store, clock);
-  const projector = createProjector(store, readDb);
+  const projector = createProjector(store, readDb, readModels.companion);
   const ledger = createLedger(store, () => projector.catchUpOwn());
+  // Our own appends are projected while their fsync runs, committed once durable (issue 22q).
+  if (store instanceof SqliteEventStore) store.whileCommitting = projector.whileCommitting;
   const disk = config.storageDriver === 'disk' ? diskLayout(config.dataDir) : undefined;
   // The S3 driver is imported only when configured: the AWS SDK costs a fresh process ~0.25 s of
   // CPU to load, inside the seconds in which `npm start` must answer and end its first jobs.

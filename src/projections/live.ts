@@ -35,6 +35,12 @@ export interface LiveReadModels {
    * connection, a swap); the same number means the same data, so a row read under it may be reused.
    */
   version(): number;
+  /**
+   * A second connection to the file current() reads, reopened with it after a swap: for a write
+   * transaction that must stay open across turns of the event loop while current() goes on
+   * reading the committed state (projections/runner.ts whileCommitting, issue 22q).
+   */
+  companion(): Database.Database;
   close(): void;
 }
 
@@ -75,6 +81,7 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
   }
 
   let handle = open();
+  let second: { db: Database.Database; of: Database.Database } | undefined;
   let version = 0;
   let checked = false;
   const retired = new Set<Database.Database>();
@@ -132,8 +139,18 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       }
       return version;
     },
+    companion() {
+      check();
+      const db = handle.db;
+      if (second?.of !== db) {
+        if (second) retire(second.db);
+        second = { db: openReadModels(path, opts.busyTimeoutMs, opts.resultsIn), of: db };
+      }
+      return second.db;
+    },
     close() {
       clearInterval(backstop);
+      second?.db.close();
       for (const old of retired) if (old.open) old.close();
       retired.clear();
       handle.db.close();

@@ -56,16 +56,19 @@ export const checkpointOf = (db: Database.Database): number =>
 
 /** Applies a batch in one transaction, skipping anything at or below the checkpoint (idempotent). */
 export function applyBatch(db: Database.Database, events: readonly RecordedEvent[]): number {
-  return db.transaction(() => {
-    let position = checkpointOf(db);
-    for (const e of events) {
-      if (e.position <= position) continue;
-      for (const m of modules) m.apply(db, e);
-      position = e.position;
-    }
-    prepared(db, 'UPDATE checkpoint SET position = ? WHERE id = 1').run(position);
-    return position;
-  }).immediate();
+  return db.transaction(() => applyEvents(db, events)).immediate();
+}
+
+/** applyBatch's body, inside a transaction the caller holds. */
+function applyEvents(db: Database.Database, events: readonly RecordedEvent[]): number {
+  let position = checkpointOf(db);
+  for (const e of events) {
+    if (e.position <= position) continue;
+    for (const m of modules) m.apply(db, e);
+    position = e.position;
+  }
+  prepared(db, 'UPDATE checkpoint SET position = ? WHERE id = 1').run(position);
+  return position;
 }
 
 /** Applies one event with the named tables' modules only (a bulk replay folds the others itself, bulk.ts). */
@@ -83,22 +86,71 @@ export interface Projector {
    * needs our own.
    */
   catchUpOwn(): Promise<void>;
+  /**
+   * This process's own events while the ledger's commit of them runs (SqliteEventStore's
+   * whileCommitting, issue 22q): applied at once on a second connection to the read models when
+   * they follow the checkpoint directly, in a transaction left open until the returned function
+   * says whether the ledger's commit is durable (COMMIT) or failed (ROLLBACK). Other connections,
+   * this process's readers included, never see the rows before that COMMIT, and the catch-up
+   * after the append then finds nothing left. Otherwise (no second connection, another writer's
+   * events first, a failure) nothing is written and that catch-up does the work as before.
+   */
+  whileCommitting(events: readonly RecordedEvent[]): ((durable: boolean) => void) | undefined;
 }
 
 const BATCH = 500;
 
-export function createProjector(store: EventStore, db: () => Database.Database): Projector {
+/**
+ * `early`: a second connection to the same read-model file as `db()` (LiveReadModels.companion),
+ * for whileCommitting; without it whileCommitting writes nothing.
+ */
+export function createProjector(store: EventStore, db: () => Database.Database, early?: () => Database.Database): Projector {
+  /** Settles when whileCommitting's open transaction ends: a drain on `db()` waits for it, not on its lock. */
+  let open: Promise<void> | undefined;
+
+  function whileCommitting(events: readonly RecordedEvent[]): ((durable: boolean) => void) | undefined {
+    const first = events[0];
+    if (!early || !first || open) return undefined;
+    const conn = early();
+    conn.exec('BEGIN IMMEDIATE');
+    try {
+      if (first.position !== checkpointOf(conn) + 1) throw new Error('not next');
+      applyEvents(conn, events);
+    } catch {
+      if (conn.inTransaction) conn.exec('ROLLBACK');
+      return undefined;
+    }
+    let ended!: () => void;
+    open = new Promise<void>((r) => (ended = r));
+    return (durable) => {
+      open = undefined;
+      ended();
+      try {
+        conn.exec(durable ? 'COMMIT' : 'ROLLBACK');
+      } catch (err) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw err;
+      }
+    };
+  }
+
+  /** Waits out whileCommitting's transaction first: its connection holds the write lock meanwhile. */
+  async function apply(events: readonly RecordedEvent[]) {
+    while (open) await open;
+    guard(() => applyBatch(db(), events));
+  }
+
   async function drain(own: boolean) {
     for (;;) {
       const from = guard(() => checkpointOf(db()));
       const held = own ? store.committedAfter?.(from) : undefined;
       if (held !== undefined) {
-        if (held.length > 0) guard(() => applyBatch(db(), held));
+        if (held.length > 0) await apply(held);
         return;
       }
       const events = await store.readAll(from, BATCH);
       if (events.length === 0) return;
-      guard(() => applyBatch(db(), events));
+      await apply(events);
       // A short page was the ledger's end when it was read, after every append this drain
       // serves: no second read to find it empty (issue 22j: one query less per submission).
       if (events.length < BATCH) return;
@@ -125,5 +177,5 @@ export function createProjector(store: EventStore, db: () => Database.Database):
     return next.done;
   }
 
-  return { catchUp: () => schedule(false), catchUpOwn: () => schedule(true) };
+  return { catchUp: () => schedule(false), catchUpOwn: () => schedule(true), whileCommitting };
 }

@@ -19,7 +19,12 @@ export type BatchResult = { nextRevision: number; lastPosition: number } | { con
 
 export type BatchWriter = (batch: readonly BatchEntry[], recordedAt: string) => BatchResult[];
 
-export function batchWriter(db: Database.Database): BatchWriter {
+/**
+ * `beforeCommit`: called with the batch's results inside its transaction, after the last insert
+ * and before COMMIT (the writer thread tells the event loop where the rows went while the fsync
+ * runs: sqlite-writer-thread.ts).
+ */
+export function batchWriter(db: Database.Database, beforeCommit?: (results: BatchResult[]) => void): BatchWriter {
   const chain = new ChainWriter(db);
   const insert = db.prepare('INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)');
   const head = db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
@@ -56,6 +61,7 @@ export function batchWriter(db: Database.Database): BatchWriter {
       if (prev) heads.set(stream, prev);
       out.push({ nextRevision: revision, lastPosition: position });
     }
+    beforeCommit?.(out);
     return out;
   }).immediate;
 }

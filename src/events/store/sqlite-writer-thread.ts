@@ -1,9 +1,11 @@
 // The SQLite ledger's writer thread (sqlite.ts says why): its own connection to the ledger file;
 // writes each batch it is sent in one transaction and answers with the results, or with the error
-// that rolled the batch back.
+// that rolled the batch back. A batch sent with `announce` is also told about from inside its
+// transaction, after the last insert and before COMMIT (`written`: where its rows went), so the
+// event loop can project it while the fsync runs (issue 22q); the answer follows as usual.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from './sqlite.js';
-import { batchWriter, type BatchEntry } from './sqlite-batch.js';
+import { batchWriter, type BatchEntry, type BatchResult } from './sqlite-batch.js';
 
 export interface WriterData {
   entry: string;
@@ -14,14 +16,23 @@ export interface WriterData {
 export interface WriteRequest {
   batch: BatchEntry[];
   recordedAt: string;
+  /** Post `written` before COMMIT. */
+  announce?: boolean;
 }
 
-export type WriteReply = { results: ReturnType<ReturnType<typeof batchWriter>> } | { error: { message: string; code?: string } };
+export type WriteReply =
+  | { results: BatchResult[] }
+  | { error: { message: string; code?: string } }
+  | { written: BatchResult[] };
 
 const { path, busyTimeoutMs } = workerData as WriterData;
 const db = openSqlite(path, busyTimeoutMs);
-const write = batchWriter(db);
+let announce = false;
+const write = batchWriter(db, (results) => {
+  if (announce) parentPort!.postMessage({ written: results } satisfies WriteReply);
+});
 parentPort!.on('message', (req: WriteRequest) => {
+  announce = req.announce === true;
   let reply: WriteReply;
   try {
     reply = { results: write(req.batch, req.recordedAt) };

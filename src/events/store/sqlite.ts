@@ -76,6 +76,26 @@ export function toRecorded(row: EventRow): RecordedEvent {
 /** Events per page of readStream (about a millisecond of parsing each). */
 const STREAM_PAGE = 500;
 
+/** The rows a batch wrote, as stored: one append's events took consecutive positions and revisions. */
+function rowsOf(batch: readonly Queued[], results: readonly BatchResult[]): EventRow[] {
+  const rows: EventRow[] = [];
+  batch.forEach((q, i) => {
+    const r = results[i]!;
+    if ('conflict' in r) return;
+    const n = q.events.length;
+    q.events.forEach((e, k) => rows.push({
+      position: r.lastPosition - n + 1 + k,
+      stream: q.stream,
+      revision: r.nextRevision - n + 1 + k,
+      type: e.type,
+      schema_version: CURRENT_SCHEMA_VERSION,
+      data: e.data,
+      recorded_at: q.recordedAt,
+    }));
+  });
+  return rows;
+}
+
 /** An append in the queue of one SqliteEventStore (enqueue()). */
 class Queued implements QueuedAppend {
   /** Set when its batch ends, before any continuation runs (a later batch's `after` check reads it). */
@@ -110,6 +130,14 @@ const MAX_BATCH = 1_000;
 
 /** Rows of this store's own last commits held for committedAfter() (at least this many, at most twice). */
 const RECENT_ROWS = 1_000;
+
+/**
+ * Told a batch's rows while the ledger's commit of them is in flight (SqliteEventStore
+ * .whileCommitting). Whatever it writes on the strength of them must stay uncommitted until the
+ * function it returns is called: with true once the ledger's commit is durable, before anyone
+ * hears of the batch; with false when it failed.
+ */
+export type WhileCommitting = (events: RecordedEvent[]) => ((durable: boolean) => void) | undefined;
 
 /** The writer thread's module, with this file's extension (.ts from the sources), started by a plain-JS bootstrap. */
 const WRITER = new URL(`./sqlite-writer-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
@@ -152,6 +180,14 @@ export class SqliteEventStore implements EventStore {
   private drained: (() => void)[] = [];
   /** The rows this store committed last, in position order (committedAfter()). */
   private recent: EventRow[] = [];
+  /**
+   * With the writer thread: called on the event loop with a batch's rows (as they will be read)
+   * once the thread has inserted them, while its COMMIT and fsync run (service.ts: the projection
+   * of our own appends, issue 22q). What it returns is told the outcome before the batch is answered.
+   */
+  whileCommitting: WhileCommitting | undefined;
+  /** What whileCommitting returned for the batch in flight. */
+  private finishing: ((durable: boolean) => void) | undefined;
   /** True once batches are committed on the writer thread. */
   get writesOnThread(): boolean {
     return this.writer !== undefined;
@@ -187,9 +223,14 @@ export class SqliteEventStore implements EventStore {
         if (!this.closed) this.writer = worker;
         return;
       }
+      if ('written' in reply) {
+        this.written(reply.written);
+        return;
+      }
       const batch = this.inFlight;
       this.inFlight = undefined;
       worker.unref();
+      this.finish('results' in reply);
       if (!batch) return;
       if ('error' in reply) {
         const err = UNAVAILABLE.test(reply.error.code ?? '') ? new StoreUnavailableError(reply.error.message) : Object.assign(new Error(reply.error.message), { code: reply.error.code });
@@ -204,6 +245,7 @@ export class SqliteEventStore implements EventStore {
       this.starting = this.writer = undefined;
       const batch = this.inFlight;
       this.inFlight = undefined;
+      this.finish(false);
       if (batch) this.settle(batch, undefined, new StoreUnavailableError(`the ledger's writer thread stopped: ${String(err)}`));
       this.flush();
     };
@@ -257,7 +299,7 @@ export class SqliteEventStore implements EventStore {
       if (this.writer) {
         this.inFlight = live;
         this.writer.ref();
-        this.writer.postMessage({ batch: entries, recordedAt } satisfies WriteRequest);
+        this.writer.postMessage({ batch: entries, recordedAt, announce: this.whileCommitting !== undefined } satisfies WriteRequest);
         return;
       }
       let results: BatchResult[];
@@ -270,6 +312,28 @@ export class SqliteEventStore implements EventStore {
       this.settle(live, results);
     }
     if (this.queue.length === 0 && !this.inFlight) for (const done of this.drained.splice(0)) done();
+  }
+
+  /** The writer thread inserted the batch in flight and is committing it: whileCommitting sees the rows. */
+  private written(results: BatchResult[]): void {
+    const batch = this.inFlight;
+    if (!batch || !this.whileCommitting) return;
+    try {
+      this.finishing = this.whileCommitting(rowsOf(batch, results).map(toRecorded));
+    } catch {
+      // Its work is lost, not the batch's: the catch-up after the answer does it as before.
+    }
+  }
+
+  /** Tells whileCommitting's work the batch's outcome, before anyone else hears it. */
+  private finish(durable: boolean): void {
+    const finishing = this.finishing;
+    this.finishing = undefined;
+    try {
+      finishing?.(durable);
+    } catch {
+      // As in written(): the catch-up after the answer redoes it.
+    }
   }
 
   /** Marks every append of a finished batch, then answers them (states first: see Queued.state). */
@@ -288,22 +352,9 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /** Keeps the rows a batch wrote, as stored: one append's events took consecutive positions and revisions. */
+  /** Keeps the rows a batch wrote (committedAfter()). */
   private hold(batch: readonly Queued[], results: readonly BatchResult[]): void {
-    batch.forEach((q, i) => {
-      const r = results[i]!;
-      if ('conflict' in r) return;
-      const n = q.events.length;
-      q.events.forEach((e, k) => this.recent.push({
-        position: r.lastPosition - n + 1 + k,
-        stream: q.stream,
-        revision: r.nextRevision - n + 1 + k,
-        type: e.type,
-        schema_version: CURRENT_SCHEMA_VERSION,
-        data: e.data,
-        recorded_at: q.recordedAt,
-      }));
-    });
+    this.recent.push(...rowsOf(batch, results));
     if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
   }
 
