@@ -58,3 +58,35 @@ test('a swap whose mark never came (a rebuild that died between its rename and i
   while (name() !== 'new' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(name(), 'new');
 });
+
+test('the companion connection writes the file current() reads, and follows it to a new file after a swap', async (t) => {
+  const { dir, path, live } = liveIn(t);
+  const names = () => live.current().prepare<[], { partner_name: string }>('SELECT partner_name FROM keys ORDER BY key_id').all().map((r) => r.partner_name);
+  const insert = (db: Database.Database, key: string, name: string) =>
+    db.prepare("INSERT INTO keys (key_id, partner_id, partner_name, key_hash, status, created_at, updated_at) VALUES (?, 'p', ?, ?, 'active', 'a', 'a')").run(key, name, `h-${key}`);
+  const first = live.companion();
+  assert.notEqual(first, live.current(), 'a connection of its own');
+  // Its open transaction is not seen by current() until it commits.
+  first.exec('BEGIN IMMEDIATE');
+  insert(first, 'k1', 'one');
+  assert.deepEqual(names(), []);
+  first.exec('COMMIT');
+  await nextTurn();
+  assert.deepEqual(names(), ['one']);
+  assert.equal(live.companion(), first, 'the same connection while the file is the same');
+
+  // A swap (a rename, then the rebuild's mark on the old file): current() reopens, and so does the companion.
+  const fresh = openLiveReadModels(join(dir, 'gen-2.db'));
+  insert(fresh.current(), 'k9', 'new');
+  fresh.close();
+  symlinkSync('gen-2.db', `${path}.swap`);
+  renameSync(`${path}.swap`, path);
+  insert(first, 'k2', 'mark');
+  await nextTurn();
+  assert.deepEqual(names(), ['new']);
+  const second = live.companion();
+  assert.notEqual(second, first);
+  insert(second, 'k3', 'after');
+  await nextTurn();
+  assert.deepEqual(names(), ['after', 'new']);
+});
