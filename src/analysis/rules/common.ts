@@ -125,6 +125,12 @@ export function over(rep: RepView, m: (f: FrameCtx) => number, q: number): { val
 }
 
 /**
+ * How long a body must stay at a depth for the rep to have reached it (squat and push-up depth):
+ * more than one frame at 12 fps, so a keypoint's one-frame jump is not depth, whatever the tempo.
+ */
+export const DEPTH_HELD_S = 0.1;
+
+/**
  * The highest level a measure held for at least `seconds` around its peak, the frames placed on
  * either side of each crossing by linear interpolation (`dwellFrames`), with the peak frame as
  * evidence. Unlike a quantile of the rep's frames, it does not depend on the rep's tempo: the 90th
@@ -356,7 +362,6 @@ function drawnLonger(rep: RepView): Side {
   }
   return len.right > len.left ? 'right' : 'left';
 }
-
 
 /**
  * A per-side measure read on the rep's side (repSide) on every frame of the rep, NaN where that

@@ -4,10 +4,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
-
-/** How long the chest must stay at a depth for the rep to have reached it (as for squat depth). */
-const DEPTH_HELD_S = 0.1;
+import { atPeak, bodyLine, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 
 /**
@@ -135,12 +132,11 @@ export const pushUp: ExerciseDef = {
         // alone, before it was read in time, faulted 17 good clips of 71.
         const held = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: NaN, open: false };
         const depth = Math.max(rep.peakProgress, Number.isFinite(held.value) ? held.value : -Infinity);
-        const open = held.open;
         if (!Number.isFinite(depth)) return undefined;
         const fault = judge.verdict(0.95 - depth, 0.12, 0.3);
         if (!fault) return null;
         // The wrists or shoulders unseen beside the bottom: the chest may have gone lower there.
-        if (open) return undefined;
+        if (held.open) return undefined;
         const { value: elbow } = over(rep, elbowAngle, 0.1);
         const elbowSays = rep.view !== 'front' && Number.isFinite(elbow) ? `, elbows bent to about ${round(elbow)} deg` : '';
         return { ...fault, evidence: rep.peak, description: `The chest came down to about ${round(depth * 100)}% of the full depth${elbowSays}.` };

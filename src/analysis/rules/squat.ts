@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, heldFor, hipHeight, kneeAngle, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
+import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -182,9 +182,6 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
   const forward = Math.sign(toe.x - heel.x) || 1;
   return shin > 0 ? ((knee.x - toe.x) * forward) / shin : NaN;
 }
-
-/** How long the thighs must stay at a depth for the rep to have reached it (squat depth). */
-const DEPTH_HELD_S = 0.1;
 
 /**
  * Heels lifting: the ankles' rise, in leg lengths. The ankle keypoint wanders a few hundredths of a
