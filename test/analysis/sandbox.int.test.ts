@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -13,9 +13,10 @@ import { confinedArgv, confinement, INSIDE_INPUT } from '../../src/analysis/deco
 import { budgetFor, decoderVersion, networkIsolation, spawnDecoder, spawnWarmDecoder } from '../../src/analysis/decoder/sandbox.js';
 import { DECODER_MALLOC_ENV } from '../../src/analysis/malloc-env.js';
 import { makeVideo } from '../support/videos.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.after(() => removeDir(dir));
 
 function run(script: string, input: string, args: string[], limits = { budgetMs: 20_000, maxRssMb: 512 }) {
   const path = join(dir, `${Math.random().toString(36).slice(2)}.mjs`);

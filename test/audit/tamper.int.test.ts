@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +17,7 @@ import { paths } from '../../src/service.js';
 import { writeLedger } from '../../bench/ledger-fixture.js';
 import { repoRoot } from '../support/processes.js';
 import { memoryStream } from '../cli/run.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const VERIFIER = join(repoRoot, 'scripts/verify-ledger-export.mjs');
 
@@ -97,7 +98,7 @@ const EDITS: Record<string, { edit: (db: Database.Database) => void; names: RegE
 
 test('audit verify and the offline verifier pass on an intact ledger, chained once from a pre-chain ledger without rewriting an event', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-tamper-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   const dir = join(root, 'legacy');
   mkdirSync(dir);
   const ledger = paths(dir).ledger;
@@ -128,7 +129,7 @@ test('audit verify and the offline verifier pass on an intact ledger, chained on
 
 test('edits to the ledger file behind the service\'s back are caught by audit verify (first stream and revision named) and by the offline verifier', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-tamper-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   const base = await makeLedger(root);
   for (const [name, { edit, names }] of Object.entries(EDITS)) {
     const dir = tampered(root, base, name.replace(/ /g, '-'), edit);
@@ -157,7 +158,7 @@ test('edits to the ledger file behind the service\'s back are caught by audit ve
 
 test('edits to an export file are caught by the offline verifier: a flipped byte, a deleted line, two lines reordered, a truncated stream', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-tamper-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   const base = await makeLedger(root);
   for (const scope of ['--all', 'key_1']) {
     const lines = (await admin(base, 'events', 'export', scope)).out.trim().split('\n');
@@ -189,7 +190,7 @@ test('edits to an export file are caught by the offline verifier: a flipped byte
 
 test('a digest taken before more work verifies after it, and catches a rewrite that recomputed every stored hash', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-tamper-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   const base = await makeLedger(root);
   const taken = await admin(base, 'ledger', 'digest');
   assert.equal(taken.code, 0, taken.err);
@@ -234,7 +235,7 @@ test('a digest taken before more work verifies after it, and catches a rewrite t
 
 test('the offline verifier is plain Node: it runs from a directory with nothing else in it', (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-verifier-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   copyFileSync(VERIFIER, join(root, 'verify.mjs'));
   writeFileSync(join(root, 'empty.ndjson'), '');
   assert.match(execFileSync(process.execPath, [join(root, 'verify.mjs'), join(root, 'empty.ndjson')], { cwd: root, encoding: 'utf8' }), /export verified: 0 events/);

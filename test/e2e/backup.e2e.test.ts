@@ -6,12 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { admin, startServer, type ServerProcess } from '../support/processes.js';
 import { runAdmin } from '../cli/run.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const LIMIT = 10_000;
 
@@ -28,7 +29,7 @@ async function submit(server: ServerProcess, apiKey: string): Promise<{ jobId: s
 
 test('a backup taken under load restores into an empty DATA_DIR with the same jobs and usage; projections verify and audit verify pass', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-backup-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   const dataDir = join(root, 'data');
   const env = { DATA_DIR: dataDir, WORKER_CONCURRENCY: '0', SPOTS_PER_WINDOW: '1000000', UNCLAIMED_BYTES_CAP: '1000000000' };
   const server = await startServer(env);
@@ -120,7 +121,7 @@ test('a backup taken under load restores into an empty DATA_DIR with the same jo
 
 test('restore refuses a directory that is not a backup, and backup refuses a non-empty target', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'rc-backup-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => removeDir(root));
   const data = join(root, 'data');
   admin({ DATA_DIR: data }, 'keys', 'create', '--partner-name', 'X');
   const notBackup = join(root, 'nothing');

@@ -3,7 +3,7 @@
 // partner sees depends on the driver.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness } from '../support/harness.js';
@@ -11,6 +11,7 @@ import { fixedEngine, sampleResult, until } from '../support/engines.js';
 import { admin, startServer } from '../support/processes.js';
 import { startS3rver } from '../support/s3rver.js';
 import { StorageUnavailableError } from '../../src/storage/port.js';
+import { removeDir } from '../support/remove-dir.js';
 
 type Req = (method: string, url: string, opts?: { body?: unknown }) => Promise<{ status: number; body: any }>;
 
@@ -88,10 +89,10 @@ test('two nodes on KurrentDB + S3: a job submitted on one node is run by the oth
 test('npm start with STORAGE_DRIVER=s3: signed URLs point at S3, the worker reads the frozen copy, the job ends failed on non-video bytes', { timeout: 120_000 }, async (t) => {
   const s3 = await startS3rver(t);
   const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-s3-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const env = { DATA_DIR: dir, ...s3.env };
   const server = await startServer(env);
   t.after(() => server.stop());
+  t.after(() => removeDir(dir)); // after the stop: the server writes there until it exits
   const key = admin(env, 'keys', 'create', '--partner-name', 'S3 Partner').json();
   const request: Req = async (method, path, { body } = {}) => {
     const headers: Record<string, string> = { authorization: `Bearer ${key.api_key}` };

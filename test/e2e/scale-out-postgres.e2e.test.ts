@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresEventStore } from '../../src/events/store/postgres.js';
@@ -15,6 +15,7 @@ import { until } from '../support/engines.js';
 import { admin, haveVideos, NO_VIDEOS, repoRoot, startServer, videosDir, type ServerProcess } from '../support/processes.js';
 import { NO_POSTGRES, startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startS3rver } from '../support/s3rver.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const LEASE_SECONDS = 5;
 const CLIP = 'pushup_side_homegym.mp4';
@@ -61,7 +62,7 @@ test('postgres: two API nodes and two workers with separate DATA_DIRs: a worker 
   const url = await pgServer!.freshDatabase();
   const s3 = await startS3rver(t);
   const dirs = [0, 1, 2, 3].map(() => mkdtempSync(join(tmpdir(), 'rc-pgscale-')));
-  t.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  t.after(() => dirs.forEach(removeDir));
   const shared = { EVENT_STORE: 'postgres', POSTGRES_URL: url, ...s3.env, JOB_LEASE_SECONDS: String(LEASE_SECONDS) };
   const envOf = (i: number) => ({ ...shared, DATA_DIR: dirs[i]! });
   // Keys made on node 0's machine; node 1 learns them from the ledger.

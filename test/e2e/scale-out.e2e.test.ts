@@ -6,12 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { until } from '../support/engines.js';
 import { admin, haveVideos, NO_VIDEOS, repoRoot, startServer, videosDir, type ServerProcess } from '../support/processes.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const LEASE_SECONDS = 5;
 const CLIP = 'pushup_side_homegym.mp4';
@@ -52,7 +53,7 @@ function jobEvents(dataDir: string): JobEvent[] {
 
 test('two API nodes and two workers on one DATA_DIR: a worker killed mid-job loses nothing and every job ends exactly once', { skip: haveVideos ? false : NO_VIDEOS, timeout: 180_000 }, async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-scale-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  t.after(() => removeDir(dataDir));
   const env = { DATA_DIR: dataDir, JOB_LEASE_SECONDS: String(LEASE_SECONDS) };
   const keys = [admin(env, 'keys', 'create', '--partner-name', 'North').json(), admin(env, 'keys', 'create', '--partner-name', 'South').json()];
 

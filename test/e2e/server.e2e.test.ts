@@ -2,14 +2,15 @@
 // DATA_DIR, a partner uploading a real clip through the storage host, the real engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin, haveVideos, NO_VIDEOS, startServer, videosDir } from '../support/processes.js';
+import { removeDir } from '../support/remove-dir.js';
 
 function dataDir(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   return dir;
 }
 

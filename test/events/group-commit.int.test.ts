@@ -5,7 +5,7 @@
 // another process.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,13 +16,14 @@ import { fold } from '../../src/commands/state.js';
 import { ledgerStream, type LedgerEvent } from '../../src/events/ledger.js';
 import { ConflictError, NO_STREAM } from '../../src/events/store/port.js';
 import { SqliteEventStore } from '../../src/events/store/sqlite.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const suspended = (n: number): LedgerEvent => ({ type: 'KeySuspended', data: { keyId: `k${n}`, at } });
 
 function fresh(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-group-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   return join(dir, 'ledger.db');
 }
 

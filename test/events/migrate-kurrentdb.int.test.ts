@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerEvent } from '../../src/events/ledger.js';
@@ -11,13 +11,14 @@ import { KurrentDbEventStore, type StoredEvent } from '../../src/events/store/ku
 import { migrateSqliteToKurrentDb } from '../../src/events/store/migrate.js';
 import { ConflictError, NO_STREAM } from '../../src/events/store/port.js';
 import { SqliteEventStore } from '../../src/events/store/sqlite.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const url = process.env.KURRENTDB_URL;
 
 /** A ledger of three keys, with single and multi-event appends interleaved across streams. */
 async function sqliteLedger(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-migrate-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const path = join(dir, 'ledger.db');
   let tick = 0;
   const store = new SqliteEventStore(path, { clock: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)) });

@@ -1,13 +1,14 @@
 // The event-store contract on the embedded default: a SQLite file (two connections in the race test).
 import { after } from 'node:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../../src/events/store/sqlite.js';
 import { eventStoreContract } from './store.contract.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rc-store-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => removeDir(dir));
 
 eventStoreContract('sqlite', { open: async () => new SqliteEventStore(join(dir, 'ledger.db')) });
 

@@ -5,7 +5,7 @@
 // private to the service's user. The idempotent replay is still the first answer byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -17,6 +17,7 @@ import { exposedEntries, makePrivate } from '../../src/private-files.js';
 import { openService } from '../../src/service.js';
 import { startHarness } from '../support/harness.js';
 import { fixedEngine } from '../support/engines.js';
+import { removeDir } from '../support/remove-dir.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : []));
@@ -41,8 +42,8 @@ async function exportAll(dataDir: string): Promise<string> {
 test('no upload URL signature, API key or webhook secret in DATA_DIR, a backup or events export --all; all of it 0600/0700', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-bearer-'));
   const backupDir = join(mkdtempSync(join(tmpdir(), 'rc-bearer-backup-')), 'b');
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  t.after(() => rmSync(join(backupDir, '..'), { recursive: true, force: true }));
+  t.after(() => removeDir(dataDir));
+  t.after(() => removeDir(join(backupDir, '..')));
   const h = await startHarness(t, { dataDir, engine: fixedEngine() });
   const { apiKey } = await h.createKey();
   const secrets: Record<string, string> = { 'API key': apiKey };
@@ -83,8 +84,8 @@ test('no upload URL signature, API key or webhook secret in DATA_DIR, a backup o
 test('a webhook secret, first or rotated, is in no DATA_DIR file, backup or export (sealed in the vault, issue 17)', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-bearer-'));
   const backupDir = join(mkdtempSync(join(tmpdir(), 'rc-bearer-backup-')), 'b');
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  t.after(() => rmSync(join(backupDir, '..'), { recursive: true, force: true }));
+  t.after(() => removeDir(dataDir));
+  t.after(() => removeDir(join(backupDir, '..')));
   const h = await startHarness(t, { dataDir, env: { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' } });
   const { apiKey } = await h.createKey();
   const endpoint = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, body: { url: 'http://127.0.0.1:9/hook' } });
@@ -119,7 +120,7 @@ test('a ledger from before issue 21 (idempotency records holding the signed URL)
 
 test('at start, entries an older version left readable by others are made private (0600 files, 0700 folders)', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-modes-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  t.after(() => removeDir(dataDir));
   const first = await openService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
   await first.close();
   chmodSync(dataDir, 0o755);

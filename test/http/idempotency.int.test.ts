@@ -4,11 +4,12 @@
 // are not kept; without the header nothing changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ledgerStream } from '../../src/events/ledger.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const idem = (key: string) => ({ 'idempotency-key': key });
 const mints = async (h: Harness, keyId: string) => (await h.svc.store.readStream(ledgerStream(keyId))).filter((e) => e.type === 'SpotMinted').length;
@@ -84,7 +85,7 @@ test('POST /v1/jobs/{job_id}/cancel: a replay answers the first 200, not job_alr
 
 test('records are shared by every service on the same DATA_DIR (another process, or after a restart)', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-idem-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  t.after(() => removeDir(dataDir));
   const one = await startHarness(t, { dataDir });
   const { apiKey } = await one.createKey();
   const first = await one.request('POST', '/v1/uploads', { key: apiKey, headers: idem('restart') });

@@ -4,12 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startHarness } from '../support/harness.js';
 import { repoRoot } from '../support/processes.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const run = promisify(execFile);
 
@@ -32,7 +33,7 @@ const operationsOf = (doc: Doc) =>
 test('the served OpenAPI document passes @redocly/cli lint with the recommended rules: no error, no warning', async (t) => {
   const doc = await servedDocument(t);
   const dir = mkdtempSync(join(tmpdir(), 'rc-lint-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(doc, null, 2));
   const bin = join(repoRoot, 'node_modules/.bin/redocly');

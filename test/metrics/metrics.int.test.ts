@@ -4,7 +4,7 @@
 // and oldest queued age, analysis seconds per video second, ledger append latency, projection lag.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
@@ -15,6 +15,7 @@ import { silentLog, startHarness, type Harness } from '../support/harness.js';
 import { admin, freePort, startServer } from '../support/processes.js';
 import { parsePrometheus, valueOf, type Family } from '../support/prometheus.js';
 import { makeVideo } from '../support/videos.js';
+import { removeDir } from '../support/remove-dir.js';
 
 async function scrape(port: number): Promise<Map<string, Family>> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`);
@@ -88,11 +89,11 @@ test('queue depth and the age of the oldest queued job', async (t) => {
 
 test('npm start serves /metrics on METRICS_PORT apart from the API; other paths are 404 in the envelope', { timeout: 60_000 }, async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-metrics-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const metricsPort = await freePort();
   admin({ DATA_DIR: dataDir }, 'keys', 'create', '--partner-name', 'M');
   const server = await startServer({ DATA_DIR: dataDir, METRICS_PORT: String(metricsPort), WORKER_CONCURRENCY: '0' });
   t.after(() => server.stop());
+  t.after(() => removeDir(dataDir)); // after the stop: the server writes there until it exits
   assert.equal((await fetch(`${server.base}/metrics`)).status, 404, 'not on the API port');
   await fetch(`${server.base}/readyz`);
   const m = await scrape(metricsPort);

@@ -6,7 +6,7 @@
 // schema versions, an event type neither models), replayed both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -15,6 +15,7 @@ import { openReadModels } from '../../src/projections/runner.js';
 import { rebuild, type RebuildOptions } from '../../src/projections/rebuild.js';
 import { openLedgerSource, replayInto } from '../../src/projections/replay.js';
 import { dump } from './support.js';
+import { removeDir } from '../support/remove-dir.js';
 
 /**
  * Appends the odd cases to a fixture ledger, straight into its events table (after the bulk of it,
@@ -162,7 +163,7 @@ function assertSameRows(actual: Record<string, unknown[]>, expected: Record<stri
 
 test('both bulk paths give the same rows as the modules applying every event; an unknown event type sends the SQL path to the fold', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rc-bulk-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const ledger = join(dir, 'ledger.db');
   writeLedger(ledger, { events: 20_000, keys: 40 });
   addOddCases(ledger);
@@ -177,7 +178,7 @@ test('both bulk paths give the same rows as the modules applying every event; an
 
 test('the set-based SQL path: regular and irregular histories, webhooks, and a ledger of schema v1 events (upcast as read)', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rc-bulk-sql-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   for (const [name, schemaVersion] of [['current', undefined], ['v1', 1]] as const) {
     const ledger = join(dir, `${name}.db`);
     writeLedger(ledger, { events: 10_000, keys: 30, ...(schemaVersion ? { schemaVersion } : {}) });

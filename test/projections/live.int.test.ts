@@ -2,18 +2,19 @@
 // auth hook's keys) must move on every change, from this connection or any other, and only then.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, renameSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openLiveReadModels } from '../../src/projections/live.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
 /** A fresh DATA_DIR's read-models.db, opened as the service opens it. */
 function liveIn(t: TestContext) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-live-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const path = join(dir, 'read-models.db');
   const live = openLiveReadModels(path);
   t.after(() => live.close());

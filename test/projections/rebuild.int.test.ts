@@ -3,7 +3,7 @@
 // the swap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '../../src/service.js';
@@ -14,6 +14,7 @@ import { writeLedger } from '../../bench/ledger-fixture.js';
 import { startHarness } from '../support/harness.js';
 import { runAdmin } from '../cli/run.js';
 import { dump, makeHistory, scriptedEngine } from './support.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const filesOf = (dataDir: string) => {
   const p = paths(dataDir);
@@ -35,7 +36,7 @@ test('projections is idempotent if run twice: the same events applied again, or 
   await makeHistory(h);
   const events = await h.svc.store.readAll(0, 10_000);
   const dir = mkdtempSync(join(tmpdir(), 'rc-idem-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   // Projected as the service projects beside its SQLite ledger: results left in it (job-results.ts).
   const db = openReadModels(join(dir, 'rm.db'), undefined, paths(h.config.dataDir).ledger);
   applyBatch(db, events);

@@ -3,7 +3,7 @@
 // column, the audit reads them, and events export still shows them as stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +17,7 @@ import { openLedgerSource, replayInto } from '../../src/projections/replay.js';
 import { verify } from '../../src/projections/verify.js';
 import { paths } from '../../src/service.js';
 import { runAdmin } from '../cli/run.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const at = (s: number) => new Date(Date.UTC(2025, 5, 1, 0, 0, s)).toISOString();
 
@@ -42,7 +43,7 @@ function v1History(): [string, Record<string, unknown>][] {
 
 test('v1 events written to the events table are upcast on read: a rebuild fills the v2 column, the audit reads them, export shows them as stored', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rc-upcast-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const files = paths(dir);
   const store = new SqliteEventStore(files.ledger);
   const insert = store.db.prepare("INSERT INTO events (stream, revision, type, schema_version, data, recorded_at) VALUES ('ledger-k_old', ?, ?, 1, ?, ?)");

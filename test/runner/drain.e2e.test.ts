@@ -4,13 +4,14 @@
 // JOB_LEASE_SECONDS would have run out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { until } from '../support/engines.js';
 import { admin, haveVideos, startServer, videosDir, type ServerProcess } from '../support/processes.js';
 import { looped, makeVideo } from '../support/videos.js';
+import { removeDir } from '../support/remove-dir.js';
 
 /**
  * Long enough that an analysis is still running when the test sends SIGTERM, even on a fast engine:
@@ -53,7 +54,7 @@ async function submit(node: ServerProcess, apiKey: string, clip: Buffer): Promis
 
 async function setup(t: { after(fn: () => unknown): void }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-drain-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  t.after(() => removeDir(dataDir));
   // A lease far longer than the test: only a release can let another process take the job in time.
   const env = { DATA_DIR: dataDir, JOB_LEASE_SECONDS: '600', WORKER_CONCURRENCY: '1' };
   return { dataDir, env, key: admin(env, 'keys', 'create', '--partner-name', 'Drain').json().api_key as string, clip: await makeClip() };

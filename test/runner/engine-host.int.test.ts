@@ -3,11 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineHost } from '../../src/runner/engine-host.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const stagesOf = (pid: number) => readdirSync(tmpdir()).filter((n) => n.startsWith(`rc-engine-stages-${pid}-`));
 
@@ -17,7 +18,7 @@ test('a host removes the stage directories of hosts that are gone, and only thos
   const deadPid = Number(dead.stdout.trim());
   const orphan = mkdtempSync(join(tmpdir(), `rc-engine-stages-${deadPid}-`));
   const living = mkdtempSync(join(tmpdir(), `rc-engine-stages-${process.ppid}-`));
-  t.after(() => rmSync(living, { recursive: true, force: true }));
+  t.after(() => removeDir(living));
   const host = createEngineHost();
   t.after(() => host.close());
   assert.ok(!existsSync(orphan), 'the dead host\'s stages are removed');
@@ -31,7 +32,7 @@ test('warm engine processes each get a stage directory, removed when they end (c
   assert.equal(stagesOf(process.pid).length, 2, 'one per engine process');
   // A hostile file ends at the container check: this waits for a process to answer, nothing more.
   const dir = mkdtempSync(join(tmpdir(), 'engine-host-test-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   await assert.rejects(host.analyze({ videoPath: join(dir, 'missing.mp4'), exerciseId: 'squat' }));
   // An aborted analysis kills its engine process: its stage directory goes with it.
   const ctrl = new AbortController();
@@ -46,7 +47,7 @@ test('a job may reuse the poses of the same bytes for the same partner: the same
   const { shortClip } = await import('../../bench/support/clip.js');
   const clip = await shortClip(2);
   const dir = mkdtempSync(join(tmpdir(), 'engine-host-test-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const first = join(dir, 'first.mp4'), second = join(dir, 'second.mp4');
   writeFileSync(first, clip.bytes);
   writeFileSync(second, clip.bytes);

@@ -2,11 +2,12 @@
 // partner, only while the video is kept, within a memory cap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPoseCache } from '../../src/runner/pose-cache.js';
 import type { ExtractedPoses } from '../../src/analysis/index.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const posesOf = (frames: number): ExtractedPoses => ({
   poses: Array.from({ length: frames }, (_, i) => ({ timeMs: i * 83, packed: new Float32Array(69) })),
@@ -16,7 +17,7 @@ const posesOf = (frames: number): ExtractedPoses => ({
 
 test('poses are reused for the same bytes, exercise and partner while the video is kept, and for nothing else', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pose-cache-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const a = join(dir, 'a.mp4'), sameBytes = join(dir, 'copy.mp4'), b = join(dir, 'b.mp4');
   writeFileSync(a, 'the same video bytes');
   writeFileSync(sameBytes, 'the same video bytes');
@@ -47,7 +48,7 @@ test('poses are reused for the same bytes, exercise and partner while the video 
 
 test('the cache stays within its memory cap, dropping the least recently used', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pose-cache-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const files = [0, 1, 2].map((i) => { const p = join(dir, `${i}.mp4`); writeFileSync(p, `video ${i}`); return p; });
   // Room for two clips of 100 frames (~370 bytes each), not three.
   const cache = createPoseCache(2 * 100 * 400);

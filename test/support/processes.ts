@@ -1,4 +1,5 @@
 // Real processes for e2e tests: the server as `npm start` runs it, and the admin CLI.
+import { after } from 'node:test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
@@ -46,6 +47,21 @@ export function admin(env: Record<string, string>, ...args: string[]) {
   return { status: res.status, stdout: res.stdout, stderr: res.stderr, json: () => JSON.parse(res.stdout.trim().split('\n').pop()!) };
 }
 
+/**
+ * Servers still running when the test file's tests are done. A test stops its server in an
+ * `after` hook, but node:test skips a test's later hooks once one throws, and a server left
+ * running keeps the file from ever exiting (CI hung on that until its time limit). This file-level
+ * hook runs regardless and kills whatever is left. Registered only under `node --test` (which sets
+ * NODE_TEST_CONTEXT in each file's process): the benches import this module too, and a hook
+ * would make them print a test summary.
+ */
+const running = new Set<ChildProcess>();
+if (process.env.NODE_TEST_CONTEXT) {
+  after(() => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
 export interface ServerProcess {
   base: string;
   child: ChildProcess;
@@ -62,6 +78,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env, PORT: String(port), STORAGE_PORT: String(storagePort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -4,17 +4,18 @@
 // and the pose track matches the frames it was judged from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin, haveVideos, NO_VIDEOS, startServer, videosDir, type ServerProcess } from '../support/processes.js';
 import { startReceiver } from '../support/receiver.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function env(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'rc-webhooks-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   // A 1 s request timeout makes a dead attempt's lease 2 s; the retry schedule shrunk a thousandfold.
   return { DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '1', PROVIDER_RETRIES: '0' };
 }

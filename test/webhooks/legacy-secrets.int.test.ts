@@ -6,7 +6,7 @@
 // from then on one signature, by the new secret only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -20,10 +20,11 @@ import { rotateSecret } from '../../src/webhooks/endpoints.js';
 import { signedHeaders } from '../../src/webhooks/signing.js';
 import { newWebhookSecret } from '../../src/webhooks/signing.js';
 import { startHarness } from '../support/harness.js';
+import { removeDir } from '../support/remove-dir.js';
 
 test('a pre-vault DATA_DIR: plain secrets move into the vault and out of the read models; rotation, then one signature after 24 h', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rc-legacy-secrets-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeDir(dir));
   const files = paths(dir);
   const legacy = newWebhookSecret();
   const at = '2026-01-01T00:00:00.000Z';
