@@ -18,7 +18,7 @@ import type { ExtractedPoses, PoseEngine } from '../src/analysis/index.js';
 import type { PipelineOutput } from '../src/analysis/pipeline.js';
 import { storyContradictions } from '../src/analysis/story.js';
 import { marginOf } from '../src/analysis/rules/common.js';
-import { COMFORT_BANDS, pointsAt } from '../src/analysis/rules/near-limit.js';
+import { COMFORT_BANDS, pointsFor } from '../src/analysis/rules/near-limit.js';
 import { qualityScore } from '../src/analysis/feedback.js';
 import type { ExerciseDef } from '../src/analysis/exercise.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
@@ -203,15 +203,15 @@ export function formatLoso(l: ReturnType<typeof leaveOneSourceOut>): string {
 export const COMFORT_GRID = [0.5, 1, 1.5, 2, 3, 4, 6];
 
 /**
- * The clip's lowest quality_score with the near-limit points starting `comfortBands` inside each
- * limit: the engine's own score at COMFORT_BANDS (the same functions, rules/near-limit.ts
- * pointsAt and feedback.ts qualityScore), re-scored from the margins each rep recorded.
+ * The clip's lowest quality_score with the near-limit points fading over `comfortBands` inside
+ * each limit: the engine's own score at COMFORT_BANDS (the same functions, rules/near-limit.ts
+ * pointsFor and feedback.ts qualityScore), re-scored from the margins each rep recorded.
  */
 export function minQualityAt(row: FormRow, comfortBands: number): number {
   if (!row.reps || row.reps.some((r) => r.impacts === undefined) || !row.reps.length) return row.minQuality;
   return Math.min(...row.reps.map((r) => {
-    const closest = Math.max(-Infinity, ...Object.entries(r.margins).filter(([id]) => !r.faulted.includes(id)).map(([, m]) => m));
-    return qualityScore([{ impact_on_score: r.impacts! }], pointsAt(closest, comfortBands));
+    const passed = Object.entries(r.margins).filter(([id]) => !r.faulted.includes(id)).map(([, m]) => m);
+    return qualityScore([{ impact_on_score: r.impacts! }], pointsFor(passed, comfortBands));
   }));
 }
 

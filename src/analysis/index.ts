@@ -130,7 +130,12 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // (rules/common.ts repSide); and a lunge's front leg is the one whose knee stays higher at the
 // bottom (rules/lunge.ts repFrontSide): issues and scores can differ for the same video; poses are
 // those of /9.
-export const ENGINE_VERSION = 'pose-engine/10';
+// pose-engine/11 (issue 16m): a clean rep's near-limit points follow the room it left on every
+// limit it passed (rules/near-limit.ts pointsFor: e^(margin / 2 bands) of each limit's room used,
+// combined over the rules), where the closest rule alone cost points up to two bands inside and
+// nothing beyond: quality_scores of clean reps differ for the same video (issues, severities,
+// counts and views do not); the pose stage is unchanged: its poses are those of /10.
+export const ENGINE_VERSION = 'pose-engine/11';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and

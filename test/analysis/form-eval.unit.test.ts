@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auc, flaggedAt, formFigures, formHoldout, goodHeadroom, leaveOneSourceOut, leaveOneSourceOutAuc, loadFormClips, minQualityAt, pickFormHoldout, ruleSeparation, sourceSpread, verdictFlips, type FormRow } from '../../bench/form-eval.js';
-import { COMFORT_BANDS } from '../../src/analysis/rules/near-limit.js';
+import { COMFORT_BANDS, pointsFor } from '../../src/analysis/rules/near-limit.js';
 import { formVideosDir } from '../../bench/shared-videos.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -95,31 +95,35 @@ test('rule separation: each rule\'s largest margin ranks bad above good per sour
   ]);
 });
 
-test('leave one source out, for the ranking: the comfort zone fitted on the other sources scores the held-out one, pooled too', () => {
-  // Clean one-rep clips: `m` is the rep's largest margin (moderate bands) over the rules it passed.
-  const row = (repository: string, form: 'good' | 'bad', m: number): FormRow => {
+test('leave one source out, for the ranking: the room scale fitted on the other sources scores the held-out one, pooled too', () => {
+  // Clean one-rep clips: `ms` are the rep's margins (moderate bands) on the rules it passed.
+  const row = (repository: string, form: 'good' | 'bad', ms: number[]): FormRow => {
+    const margins = Object.fromEntries(ms.map((m, i) => [`rule-${i}`, m]));
     const r: FormRow = {
-      file: `${repository}-${form}-${m}`, exercise: 'squat', form, fault: null, repository, view: 'side', attempts: 1, valid: 1,
-      flagged: false, minQuality: 100, issues: {}, contradictions: 0, reps: [{ margins: { 'squat-depth': m }, faulted: [], other: false, impacts: 0 }],
+      file: `${repository}-${form}-${ms.join(',')}`, exercise: 'squat', form, fault: null, repository, view: 'side', attempts: 1, valid: 1,
+      flagged: false, minQuality: 100, issues: {}, contradictions: 0, reps: [{ margins, faulted: [], other: false, impacts: 0 }],
     };
     return { ...r, minQuality: minQualityAt(r, COMFORT_BANDS) };
   };
-  // Re-scored exactly as the engine scores: 4 points at the limit, none from COMFORT_BANDS inside.
-  assert.equal(row('a', 'good', 0).minQuality, 96);
-  assert.equal(row('a', 'good', -COMFORT_BANDS).minQuality, 100);
-  assert.equal(minQualityAt(row('a', 'good', -3), 4), 99);
-  // a and b: bad clips 2.5 and 3 bands inside, good ones 5 inside: only a zone wider than the bad
-  // clip's room ranks a source (at 2 all four score 100). c: its bad clip 1 band inside, its good
-  // one 1.5: any zone wider than 1 ranks it. Held out, b gets the 3 bands a and c agree on, and
-  // its bad clip, 3 bands inside, ties with its good one: a fold can fail.
-  const rows = [row('a', 'bad', -2.5), row('a', 'good', -5), row('b', 'bad', -3), row('b', 'good', -5), row('c', 'bad', -1), row('c', 'good', -1.5)];
+  // Re-scored exactly as the engine scores: 4 points at the limit, e^-1 of them COMFORT_BANDS inside.
+  assert.equal(row('a', 'good', [0]).minQuality, 96);
+  assert.equal(row('a', 'good', [-COMFORT_BANDS]).minQuality, 100 - pointsFor([-COMFORT_BANDS]));
+  assert.equal(100 - pointsFor([-COMFORT_BANDS]), 98.5);
+  assert.equal(minQualityAt(row('a', 'good', [-3]), 4), 100 - pointsFor([-3], 4));
+  // One limit close against two further inside: which ranks lower depends on the scale. a: its bad
+  // clip 1 band inside one limit, its good one 2 inside two: ranked at scales up to 1.5, tied at
+  // 2. c likewise up to 2. b: its bad clip 3 inside three limits, its good one 2 inside one: ranked
+  // from a scale of 1. Held out, a gets the engine's 2 (b and c agree from 1 to 2) and ties: a fold
+  // can fail; b and c get 1.5.
+  const rows = [row('a', 'bad', [-1]), row('a', 'good', [-2, -2]), row('b', 'bad', [-3, -3, -3]), row('b', 'good', [-2]),
+    row('c', 'bad', [-0.5]), row('c', 'good', [-1.5, -1.5])];
   const l = leaveOneSourceOutAuc(rows);
   assert.deepEqual(l.folds.map((f) => [f.source, f.bands, f.auc, f.aucAsIs]), [
-    ['a squat', 4, 1, 0.5], ['b squat', 3, 0.5, 0.5], ['c squat', 4, 1, 1],
+    ['a squat', 2, 0.5, 0.5], ['b squat', 1.5, 1, 1], ['c squat', 1.5, 1, 1],
   ]);
-  const pts = (room: number, bands: number) => Math.round(10 * 4 * Math.max(0, 1 - room / bands)) / 10;
-  assert.equal(l.pooledAsIs, auc([0, 0, pts(1, COMFORT_BANDS)], [0, 0, pts(1.5, COMFORT_BANDS)]));
-  assert.equal(l.pooled, auc([pts(2.5, 4), pts(3, 3), pts(1, 4)], [pts(5, 4), pts(5, 3), pts(1.5, 4)]));
+  const p = pointsFor;
+  assert.equal(l.pooledAsIs, auc([p([-1]), p([-3, -3, -3]), p([-0.5])], [p([-2, -2]), p([-2]), p([-1.5, -1.5])]));
+  assert.equal(l.pooled, auc([p([-1]), p([-3, -3, -3], 1.5), p([-0.5], 1.5)], [p([-2, -2]), p([-2], 1.5), p([-1.5, -1.5], 1.5)]));
 });
 
 test('verdict flips: a variant\'s verdicts and issues against the clips as filmed, by issue', () => {

@@ -6,7 +6,7 @@ import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { marginOf, pastLimit } from '../../src/analysis/rules/common.js';
 import { settleSetNoise } from '../../src/analysis/rules/set-relative.js';
-import { COMFORT_BANDS, markNearLimits, NEAR_LIMIT_MAX, nearLimitPoints } from '../../src/analysis/rules/near-limit.js';
+import { closeness, COMFORT_BANDS, markNearLimits, NEAR_LIMIT_MAX, nearLimitPoints, pointsFor } from '../../src/analysis/rules/near-limit.js';
 import { storyContradictions } from '../../src/analysis/story.js';
 import { series, sidePushUp } from './synthetic.js';
 
@@ -106,17 +106,15 @@ test('settleSetNoise: only the rule\'s own noise-level faults go; other issues, 
   assert.deepEqual(ruleFaults(settleSetNoise(few.reps, few.views)), [false, false, true]);
 });
 
-test('near-limit score: a comfortably clean set scores 100, a clean rep close to a limit less, a faulted rep below every clean one', () => {
-  // Hips limit 12 deg, moderate band 6: a straight body line is COMFORT_BANDS (2) bands inside it.
-  const comfortable = pushUpSet([0, 0, 0, 0]);
-  assert.ok(comfortable.result.repetitions.every((r) => r.issues.length === 0 && r.quality_score === 100));
-  // 9 deg is half a band inside: 3 of the 4 points; the rep carries no issue and no strength is lost.
+test('near-limit score: the further inside its limits a clean rep stayed, the higher it scores; a faulted rep below every clean one', () => {
+  // Hips limit 12 deg, moderate band 6: a straight body line is 2 bands inside it, 9 deg half a
+  // band, 11 deg a sixth. Every clean rep loses some points (none stayed infinitely far from every
+  // limit), fewer the more room it left, never NEAR_LIMIT_MAX or more.
   const close = pushUpSet([0, 9, 0, 11, 18]);
   const [a, b, c, d, e] = close.result.repetitions.map((r) => r.quality_score);
-  assert.equal(a, 100);
-  assert.equal(c, 100);
-  assert.ok(b! < 100 && b! > 100 - NEAR_LIMIT_MAX, `${b}`);
-  assert.ok(d! < b! && d! >= 100 - NEAR_LIMIT_MAX, `${d}`);
+  assert.equal(a, c);
+  assert.ok(a! > b! && a! > 100 - NEAR_LIMIT_MAX, `${a} ${b}`);
+  assert.ok(d! < b! && d! > 100 - NEAR_LIMIT_MAX, `${d}`);
   assert.equal(close.result.repetitions[1]!.issues.length, 0);
   assert.ok(close.result.repetitions[1]!.strengths.some((s) => s.name === 'Straight body line'));
   // The faulted rep (18 deg) scores below every clean one.
@@ -125,7 +123,7 @@ test('near-limit score: a comfortably clean set scores 100, a clean rep close to
   assert.deepEqual(storyContradictions(close.result, pushUp), []);
 });
 
-test('nearLimitPoints: graded from the limit to COMFORT_BANDS inside, the closest passing rule, faults and unchecked rules left out', () => {
+test('nearLimitPoints: the room used up on the limits a rep passed, faults and unchecked rules left out', () => {
   const at = (margins: Record<string, number>, checked: string[], faulted: string[] = []) => {
     const view = { frames: [], peak: 0, peakProgress: 1, valid: true, durationS: 2, view: 'side' } as unknown as RepView;
     for (const [id, m] of Object.entries(margins)) pastLimit(view, id, m, 1);
@@ -133,21 +131,31 @@ test('nearLimitPoints: graded from the limit to COMFORT_BANDS inside, the closes
       issues: faulted.map((id) => ({ ruleId: id, category: 'c', name: id, description: 'd', correction: 'c', severity: 'moderate' as const, impact_on_score: -12, evidence_timestamp_ms: 0 })) };
     return { rep, view, points: nearLimitPoints(rep, view) };
   };
+  const tenth = (x: number) => Math.round(10 * x) / 10;
   assert.equal(COMFORT_BANDS, 2);
-  assert.equal(at({ a: -3 }, ['a']).points, 0);
-  assert.equal(at({ a: -2 }, ['a']).points, 0);
-  assert.equal(at({ a: -1 }, ['a']).points, NEAR_LIMIT_MAX / 2);
-  assert.equal(at({ a: -0.5 }, ['a']).points, 3);
+  assert.equal(closeness(0), 1);
+  assert.equal(closeness(-COMFORT_BANDS), Math.exp(-1));
   assert.equal(at({ a: 0 }, ['a']).points, NEAR_LIMIT_MAX);
   // A pass past the limit (a fault dropped as set noise) is scored as one at the limit, no more.
   assert.equal(at({ a: 0.4 }, ['a']).points, NEAR_LIMIT_MAX);
-  // The closest of the rules that passed; a faulted rule is already in the impacts, an unchecked one says nothing.
-  assert.equal(at({ a: -1.5, b: -0.5 }, ['a', 'b']).points, 3);
-  assert.equal(at({ a: -1.5, b: 2 }, ['a', 'b'], ['b']).points, 1);
-  assert.equal(at({ a: -1.5, b: -0.1 }, ['a']).points, 1);
+  // Strictly fewer points the more room a pass left, none only where the room used rounds to nothing.
+  const one = [-0.1, -0.5, -1, -2, -4, -8].map((m) => at({ a: m }, ['a']).points);
+  assert.deepEqual(one, [-0.1, -0.5, -1, -2, -4, -8].map((m) => tenth(NEAR_LIMIT_MAX * Math.exp(m / COMFORT_BANDS))));
+  for (let i = 1; i < one.length; i++) assert.ok(one[i]! < one[i - 1]!, one.join(' '));
+  assert.ok(one.at(-1)! > 0);
+  assert.equal(at({ a: -30 }, ['a']).points, 0);
+  // Close to two limits costs more than close to either, and never more than NEAR_LIMIT_MAX.
+  const two = at({ a: -1.5, b: -0.5 }, ['a', 'b']).points;
+  assert.equal(two, tenth(NEAR_LIMIT_MAX * (1 - (1 - Math.exp(-1.5 / 2)) * (1 - Math.exp(-0.5 / 2)))));
+  assert.ok(two > at({ a: -0.5 }, ['a']).points && two < NEAR_LIMIT_MAX);
+  assert.equal(at({ a: 0, b: -0.5 }, ['a', 'b']).points, NEAR_LIMIT_MAX);
+  // A faulted rule is already in the impacts, an unchecked one says nothing.
+  assert.equal(at({ a: -1.5, b: 2 }, ['a', 'b'], ['b']).points, at({ a: -1.5 }, ['a']).points);
+  assert.equal(at({ a: -1.5, b: -0.1 }, ['a']).points, at({ a: -1.5 }, ['a']).points);
   assert.equal(at({}, ['a']).points, 0);
+  assert.equal(pointsFor([-1.5, -0.5]), two);
   // In the score: 100 + impacts - points, one decimal.
   const faulted = at({ a: -1, b: 1.5 }, ['a', 'b'], ['b']);
   const [marked] = markNearLimits([faulted.rep], [faulted.view]);
-  assert.equal(marked!.nearLimit, 2);
+  assert.equal(marked!.nearLimit, tenth(NEAR_LIMIT_MAX * Math.exp(-0.5)));
 });
