@@ -3,7 +3,7 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
+import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
 export const kneeProgress = (f: FrameCtx) => (170 - kneeAngle(f)) / 80;
@@ -190,6 +190,33 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
 const HEEL_RISE_LIMIT = 0.1;
 
 /**
+ * How much of a squatting thigh's length points toward the camera over a rep: none on a rep seen
+ * from the side (the thigh lies across the line of sight), else the cosine of the camera's yaw to
+ * the body (1 square-on; `repYaw`), or from the rep's view name where the yaw is not read.
+ */
+export function thighTowardCamera(rep: RepView): number {
+  if (rep.view === 'side') return 0;
+  const yaw = repYaw(rep);
+  if (Number.isFinite(yaw)) return Math.max(0, Math.cos((yaw * Math.PI) / 180));
+  return rep.view === 'front' ? 1 : rep.view === 'diagonal' ? Math.SQRT1_2 : 0;
+}
+
+/**
+ * The thigh's rise read from the front is shallower than from the side by the camera's height.
+ * Side-on a thigh lies across the line of sight and its level is read as it is. From the front it
+ * points at the camera, and a camera above the hips (a phone held or propped at chest height
+ * 2-4 m away looks 7-17 deg down at the hips of a squat's bottom) sees the knee, nearer to it,
+ * lower in the picture than the hip: a level thigh reads sin(pitch) of its length below level,
+ * 0.1-0.2 of parallel. The one clip that films the same person's squats from both sides reads
+ * them 0.15 shallower from the front (mrpose_airsquat_front_side: 1.03-1.12 of parallel facing
+ * the camera, 1.20-1.29 side-on), which a camera 8-10 deg above the hips gives. So a shallow
+ * verdict from the front allows for that much, in proportion to how far the thigh points at the
+ * camera; the camera's height itself is not in the picture (the foot keypoints that could show it
+ * are the least reliable ones).
+ */
+export const FRONT_DEPTH_ALLOWANCE = 0.15;
+
+/**
  * Knees caving in reads widths against the ankles' span, and faults the knees at 15% inside it: a
  * span that itself changes by twice that over the rep (0.06-0.18 on square-on reps of steady feet)
  * can make or hide the fault, so the rule does not judge it.
@@ -234,7 +261,8 @@ export const squat: ExerciseDef = {
         // jump is not depth), whatever the rep's tempo.
         const { value: thigh, index: at, open } = heldFor(rep, (f) => thighProgress(f, side), DEPTH_HELD_S);
         if (Number.isFinite(thigh)) {
-          const fault = judge.verdict(limit - thigh, 0.15, 0.3);
+          // A thigh pointing at the camera reads shallower by the camera's height (FRONT_DEPTH_ALLOWANCE).
+          const fault = judge.verdict(limit - FRONT_DEPTH_ALLOWANCE * thighTowardCamera(rep) - thigh, 0.15, 0.3);
           // Hips or knees unseen beside the bottom (out of the picture, a frame lost): the thighs
           // may have gone lower there, so a shallow reading is no verdict.
           if (fault && open) return undefined;
