@@ -1,7 +1,8 @@
 // Squat depth from the front allows for the camera's height (rules/squat.ts FRONT_DEPTH_ALLOWANCE):
 // a thigh pointing at a camera above the hips reads shallower than it is, while side-on its level
 // is read as it is. 3D squats filmed orthographically, the camera looking down by rotating the
-// world about the person's left-right axis (figure3d.ts pitch).
+// world about the person's left-right axis (figure3d.ts pitch). From behind the thigh points away
+// from the camera and reads deeper, not shallower: nothing is allowed there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
@@ -34,7 +35,7 @@ test('squat depth from the front: a thigh near level filmed from above the hips 
   assert.equal(shallow(front), 0, 'a squat to near level filmed from the front and above');
 });
 
-test('squat depth: a shallow squat is faulted from every side; side-on the limit is as it was', () => {
+test('squat depth: a half squat is faulted from every side; side-on and from behind nothing is allowed', () => {
   // Thighs 35 deg above level (half-way down): faulted side-on, and from the front with the camera
   // at the hips' height or above (there the counter already sees a partial repetition).
   assert.equal(shallow(squats(35, VIEWS.side)), 4);
@@ -43,5 +44,9 @@ test('squat depth: a shallow squat is faulted from every side; side-on the limit
   // Side-on nothing is allowed: thighs 20 deg above level (0.73 of parallel, past the 0.8 limit)
   // stay faulted there, while from the front the same squat is inside the allowance.
   assert.equal(shallow(squats(20, VIEWS.side)), 4);
+  assert.equal(shallow(squats(20, VIEWS.front)), 0);
+  // Nor from behind: the thighs point away from the camera, and one above the hips reads them
+  // deeper, not shallower.
+  assert.equal(shallow(squats(20, VIEWS.back)), 4, 'from behind');
   assert.ok(FRONT_DEPTH_ALLOWANCE > 0 && FRONT_DEPTH_ALLOWANCE <= 0.15, 'at most one moderate band');
 });

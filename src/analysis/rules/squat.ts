@@ -2,6 +2,7 @@
 // but foreshortened from the front, while the hip's drop toward the ankles reads from any angle.
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
+import { facing } from '../view.js';
 import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
@@ -191,11 +192,13 @@ const HEEL_RISE_LIMIT = 0.1;
 
 /**
  * How much of a squatting thigh's length points toward the camera over a rep: none on a rep seen
- * from the side (the thigh lies across the line of sight), else the cosine of the camera's yaw to
- * the body (1 square-on; `repYaw`), or from the rep's view name where the yaw is not read.
+ * from the side (the thigh lies across the line of sight) or on one whose face is not turned to
+ * the camera (filmed from behind the thigh points away, and a camera above then reads it deeper,
+ * not shallower; unsure, nothing is allowed), else the cosine of the camera's yaw to the body
+ * (1 square-on; `repYaw`), or from the rep's view name where the yaw is not read.
  */
 export function thighTowardCamera(rep: RepView): number {
-  if (rep.view === 'side') return 0;
+  if (rep.view === 'side' || !(quantile(rep.frames.map(facing), 0.5) > 0)) return 0;
   const yaw = repYaw(rep);
   if (Number.isFinite(yaw)) return Math.max(0, Math.cos((yaw * Math.PI) / 180));
   return rep.view === 'front' ? 1 : rep.view === 'diagonal' ? Math.SQRT1_2 : 0;
