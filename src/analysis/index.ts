@@ -137,8 +137,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // counts and views do not); the pose stage is unchanged: its poses are those of /10.
 // Also in /11 (issue 16l): a shallow squat verdict from the front or a diagonal allows for the
 // camera's height (rules/squat.ts FRONT_DEPTH_ALLOWANCE: a thigh pointing at a camera above the
-// hips reads shallower than it is), in proportion to how far the thigh points at the camera:
-// depth margins, scores and verdicts can differ for the same video.
+// hips reads shallower than it is), in proportion to how far the thigh points at the camera, on a
+// rep whose face is turned to the camera: depth margins, scores and verdicts can differ for the
+// same video.
 export const ENGINE_VERSION = 'pose-engine/11';
 
 /**
