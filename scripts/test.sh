@@ -28,4 +28,4 @@ if [ "${#files[@]}" -eq 0 ]; then
   exit 1
 fi
 echo "running ${#files[@]} test files"
-exec node --import tsx --test --test-concurrency=1 "${files[@]}"
+exec node --import tsx --import ./test/support/property-seed.ts --test --test-concurrency=1 "${files[@]}"
