@@ -35,28 +35,33 @@ export function bodyFeatures(frames: readonly FrameCtx[]): number[][] {
 /**
  * The features projected on their first principal component: one number per frame (NaN where the
  * person is unseen). Unseen values are filled with the feature's median before the projection, so
- * a joint hidden for a moment does not break the series. Sign: positive away from where the series
- * rests most (its median side), so a repetition is a rise from rest and back.
+ * a joint hidden for a moment does not break the series; a joint lost from view for `lostFrames`
+ * or more is not filled but left out of its frames' projection (see `lostRuns`). Sign: positive
+ * away from where the series rests most (its median side), so a repetition is a rise from rest
+ * and back.
  */
 export function principalMovement(raw: readonly number[][], halfWindow = 0): number[] {
   return principalAxis(raw, halfWindow).series;
 }
 
 /** The principal movement and its axis (the weight of each feature in it). */
-export function principalAxis(raw: readonly number[][], halfWindow = 0): { series: number[]; axis: number[] } {
+export function principalAxis(raw: readonly number[][], halfWindow = 0, lostFrames = Infinity): { series: number[]; axis: number[] } {
   const features = halfWindow > 0 ? detrend(raw, halfWindow) : raw;
   const n = features.length, d = features[0]?.length ?? 0;
   if (n < 3 || d === 0) return { series: new Array<number>(n).fill(NaN), axis: [] };
   const seenRow = features.map((r) => r.filter(Number.isFinite).length >= d / 3);
   const med: number[] = [];
   const cols: number[][] = [];
+  const rows = seenRow.filter(Boolean).length;
+  const steady: boolean[] = [];
   for (let j = 0; j < d; j++) {
     const col = features.map((r, i) => (seenRow[i] ? r[j]! : NaN));
     const m = quantile(col, 0.5);
     med.push(Number.isFinite(m) ? m : 0);
     // A joint seen in under half the frames is left out: filling it would invent a movement.
     const seen = col.filter(Number.isFinite).length;
-    cols.push(seen >= 0.5 * seenRow.filter(Boolean).length ? col.map((v) => (Number.isFinite(v) ? v - med[j]! : 0)) : col.map(() => 0));
+    steady.push(seen >= STEADY * rows);
+    cols.push(seen >= 0.5 * rows ? col.map((v) => (Number.isFinite(v) ? v - med[j]! : 0)) : col.map(() => 0));
   }
   // Covariance of the centred features over the seen frames.
   const cov = Array.from({ length: d }, () => new Float64Array(d));
@@ -82,14 +87,53 @@ export function principalAxis(raw: readonly number[][], halfWindow = 0): { serie
     for (let a = 0; a < d; a++) w[a]! /= norm;
     v = w;
   }
+  const lost = lostRuns(features, steady, lostFrames);
   const proj = features.map((_, i) => {
     if (!seenRow[i]) return NaN;
-    let s = 0;
-    for (let a = 0; a < d; a++) s += cols[a]![i]! * v[a]!;
-    return s;
+    // A joint lost from view is not at its median: the frame's place on the axis is fitted on the
+    // features seen (least squares on the axis restricted to them). Filled at the median, hands
+    // out of the picture pulled a raise's top toward mid-range and the rep read short. When the
+    // seen part of the axis is too small to place the frame, the fill stands, as before.
+    let s = 0, known = 0;
+    for (let a = 0; a < d; a++) {
+      if (lost[i]![a]) continue;
+      s += cols[a]![i]! * v[a]!;
+      known += v[a]! * v[a]!;
+    }
+    return known >= MIN_KNOWN ? s / known : s;
   });
   const flip = restIsHigh(proj);
   return { series: flip ? proj.map((x) => -x) : proj, axis: [...v].map((x) => (flip ? -x : x)) };
+}
+
+/**
+ * A feature seen on at least this share of the frames is one the view shows: unseen for a while,
+ * it was lost from view (out of the picture), not hidden by the view as a side-on far wrist is.
+ * Not higher: a joint out of the picture one second in five is seen on 80% of the frames.
+ */
+const STEADY = 0.7;
+
+/** Share of the axis (its squared weights) that must be seen for a frame to be placed from it. */
+const MIN_KNOWN = 0.3;
+
+/**
+ * Per frame and feature, whether a steady feature (`steady`) is lost from view there: unseen for a
+ * run of at least `minFrames` frames. A shorter run is a flicker of the model's confidence around
+ * its threshold, and the median fill reads it better than a fit on the rest.
+ */
+function lostRuns(features: readonly number[][], steady: readonly boolean[], minFrames: number): boolean[][] {
+  const n = features.length;
+  const lost = features.map((r) => r.map(() => false));
+  steady.forEach((isSteady, a) => {
+    if (!isSteady) return;
+    for (let i = 0; i < n; i++) {
+      let j = i;
+      while (j < n && !Number.isFinite(features[j]![a]!)) j++;
+      if (j - i >= minFrames) for (let k = i; k < j; k++) lost[k]![a] = true;
+      i = j;
+    }
+  });
+  return lost;
 }
 
 /** Share of the seen frames at either end of the clip read as where the set starts and ends. */

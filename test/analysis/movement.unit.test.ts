@@ -1,7 +1,7 @@
 // The sign of the principal movement (`any`): which end of the series is rest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { restIsHigh, restLevel } from '../../src/analysis/movement.js';
+import { principalAxis, restIsHigh, restLevel } from '../../src/analysis/movement.js';
 
 const FPS = 12;
 /** Continuous repetitions (as long at either end), starting and ending at `rest` (0 or 1). */
@@ -45,4 +45,21 @@ test('one frame more at the top moves the rest a little, never from the low leve
   const at = (xs: number[]) => restLevel(xs, Math.min(...xs), Math.max(...xs));
   const a = at(dwells(30, 30)), b = at(dwells(30, 31));
   assert.ok(Math.abs(a - b) < 0.01, `${a} against ${b}`);
+});
+
+test('a joint lost from view for a while is placed from the joints seen, a flicker is not', () => {
+  // Three features moving together (a hand, an elbow as far, a shoulder a little), the hand unseen
+  // on frames 30-41 (out of the picture) and on frame 10 alone (a flicker).
+  const u = continuous(4, 0);
+  const rows = u.map((x, i) => [(i >= 30 && i < 42) || i === 10 ? NaN : x, x, 0.5 * x]);
+  const seen = principalAxis(u.map((x) => [x, x, 0.5 * x])).series;
+  const lost = principalAxis(rows, 0, 3).series;
+  // Filled at its median (as before, and still without a length given) the hand pulled the frames
+  // toward the middle; placed from the elbow and the shoulder they read as when it is seen (the
+  // small difference is the hand's median and the axis, taken without those frames).
+  const median = principalAxis(rows).series;
+  const err = (xs: number[]) => Math.max(...seen.slice(30, 42).map((v, k) => Math.abs(xs[30 + k]! - v)));
+  assert.ok(err(lost) < 0.05 && err(lost) < err(median) / 4, `${err(lost)} against ${err(median)}`);
+  // Unseen for one frame it reads at its median, as before: a flicker is not read as a movement.
+  assert.equal(lost[10], median[10]);
 });

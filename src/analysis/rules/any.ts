@@ -16,6 +16,9 @@ import { halfWindow, perFrame, storePerFrame } from './body.js';
  */
 const MIN_SPAN = 0.15;
 
+/** A joint unseen this long (seconds) is out of the picture, not flickering (movement.ts principalAxis). */
+const LOST_S = 0.25;
+
 /** A valid repetition reaching less than this share of the set's best reps' peak is flagged. */
 const RANGE_SHARE = 0.75;
 
@@ -24,7 +27,7 @@ const ALTERNATING = -0.3;
 
 export function anyCalibration(frames: FrameCtx[]): Calibration {
   // Baseline over 3 s either side: longer than a slow repetition's half, shorter than a setup.
-  const { series: s, axis } = principalAxis(bodyFeatures(frames), halfWindow(frames, 3));
+  const { series: s, axis } = principalAxis(bodyFeatures(frames), halfWindow(frames, 3), halfWindow(frames, LOST_S));
   const lo = quantile(s, 0.05), hi = quantile(s, 0.95);
   // A repetition's span, from windows of about two repetitions (2 s either side). Three quarters
   // of it is 1, so a typical repetition reads about 1.3: the counter holds readings past 1.6 (a
