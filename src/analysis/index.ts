@@ -140,6 +140,11 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // hips reads shallower than it is), in proportion to how far the thigh points at the camera, on a
 // rep whose face is turned to the camera: depth margins, scores and verdicts can differ for the
 // same video.
+// Also in /11 (issue 20g): the whole-body movement (`any`, and the named exercises' fallback when
+// their own joints are unreadable) leaves a joint lost from view for 0.25 s or more out of its
+// frames' projection instead of filling it at its median (movement.ts principalAxis, lostRuns):
+// counts can differ for the same video when joints leave the picture or go unseen for a while
+// (one shared clip as filmed moved, a split squat run as `any`, 6 -> 7 of 6±1).
 export const ENGINE_VERSION = 'pose-engine/11';
 
 /**
