@@ -255,6 +255,8 @@ try {
     for (const c of submitCases) {
       console.log(`  ${String(c.keys).padStart(4)}  ${String(c.connections).padStart(5)}  ${f(c.service).padStart(8)}  ${f(c.p99Ms).padStart(6)}  ${String(c.errors).padStart(6)}  ${c.cpuMsPerJob.toFixed(2).padStart(10)}   ${f(c.bareHttp).padStart(22)}   ${f(c.client).padStart(14)}   ${f(c.raw).padStart(23)}   ${(c.service / c.raw).toFixed(2)}${c.service / c.raw < 0.5 ? '  (aim >= 0.5)' : ''}`);
     }
+    console.log('  CPU ms a job by thread (main: the event loop; WorkerThread: the ledger\'s writer thread; V8Worker: V8\'s helpers; libuv-worker: the fs pool)');
+    for (const c of submitCases) console.log(`  ${String(c.keys).padStart(4)}  ${String(c.connections).padStart(5)}  ${c.cpuByThread}`);
     const ahead = submitCases.filter((c) => c.client > c.service).length;
     console.log(`  the client's ceiling was above the service's rate in ${ahead} of ${submitCases.length} cases (so the client is not what limits the service's figure there)`);
     console.log('  the bare HTTP server commits each request alone (no group commit); the raw appends run one process per connection\n');

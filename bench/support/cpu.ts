@@ -137,8 +137,8 @@ export function threadCpuMs(pid: number): Map<string, number> {
   return byName;
 }
 
-/** Per thread name, what `after` adds to `before`, divided by `n` (e.g. per job), largest first. */
-export function threadsPer(before: Map<string, number>, after: Map<string, number>, n: number): string {
+/** Per thread name, what `after` adds to `before`, divided by `n` (e.g. per job), largest first, with `digits` decimals. */
+export function threadsPer(before: Map<string, number>, after: Map<string, number>, n: number, digits = 0): string {
   return [...after].map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / n] as const)
-    .filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ');
+    .filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(digits)}`).join(', ');
 }

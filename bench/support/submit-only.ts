@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { admin, freePort, repoRoot } from '../../test/support/processes.js';
 import { start, stop } from './service.js';
-import { cpuMsOf } from './cpu.js';
+import { cpuMsOf, threadCpuMs, threadsPer } from './cpu.js';
 
 export interface SubmitCase {
   connections: number;
@@ -24,6 +24,11 @@ export interface SubmitCase {
   errors: number;
   /** The service process's CPU time (all its threads, /proc) per job answered: steadier than rates on a shared machine. */
   cpuMsPerJob: number;
+  /**
+   * The same by thread, largest first (cpu.ts threadsPer: 'main' the event loop, 'WorkerThread' the
+   * ledger's writer thread): which side pays what a job costs more at one connection (issue 22u).
+   */
+  cpuByThread: string;
 }
 
 const BODY = new Uint8Array(1024);
@@ -134,10 +139,18 @@ export async function submitOnly(opts: {
         const service = { ok: 0, seconds: 0, p99Ms: 0, errors: 0, cpuMs: 0 };
         let rawJobs = 0;
         const slice = Math.ceil(spots.length / opts.rounds);
+        // Per thread, summed over the service's turns only (the raw appends' turns in between are idle for it).
+        const threadsBefore = new Map<string, number>();
+        const threadsAfter = new Map<string, number>();
+        const add = (into: Map<string, number>, from: Map<string, number>) => {
+          for (const [name, ms] of from) into.set(name, (into.get(name) ?? 0) + ms);
+        };
         for (let round = 0; round < opts.rounds; round++) {
           const cpuBefore = cpuMsOf(opts.pid) ?? Number.NaN;
+          add(threadsBefore, threadCpuMs(opts.pid));
           const part = await drive(`${opts.base}/v1/jobs`, connections, spots.slice(round * slice, (round + 1) * slice));
           service.cpuMs += (cpuMsOf(opts.pid) ?? Number.NaN) - cpuBefore;
+          add(threadsAfter, threadCpuMs(opts.pid));
           service.ok += part.ok;
           service.seconds += part.seconds;
           service.errors += part.errors;
@@ -147,7 +160,7 @@ export async function submitOnly(opts: {
         const bareHttp = await drive(`http://127.0.0.1:${port}/v1/jobs`, connections, spots);
         const client = await drive(`http://127.0.0.1:${port}/v1/echo`, connections, spots);
         const raw = rawJobs / (opts.seconds * opts.rounds);
-        out.push({ connections, keys, service: service.ok / service.seconds, bareHttp: bareHttp.perSecond, client: client.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors, cpuMsPerJob: service.cpuMs / service.ok });
+        out.push({ connections, keys, service: service.ok / service.seconds, bareHttp: bareHttp.perSecond, client: client.perSecond, raw, p99Ms: service.p99Ms, errors: service.errors, cpuMsPerJob: service.cpuMs / service.ok, cpuByThread: threadsPer(threadsBefore, threadsAfter, service.ok, 2) });
       }
     }
   } finally {
