@@ -86,6 +86,8 @@ export async function openService(config: Config, clock: () => Date = () => new 
     // With the SQLite ledger a completed job's result is read from it, not copied (projections/job-results.ts).
     resultsIn: store instanceof SqliteEventStore ? files.ledger : undefined,
     onSwap: () => void projector.catchUp().catch(() => undefined),
+    // A long-running server's projections commit on its event loop: their checkpoints go to a thread (issue 22u).
+    checkpointsOffThread: opts.ledgerWriter === 'thread',
   });
   const readDb = readModels.current;
   const metrics = createMetrics();

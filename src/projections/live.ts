@@ -27,6 +27,7 @@ import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { releaseLedger } from './job-results.js';
 import { openReadModels } from './runner.js';
+import { checkpointOffThread } from '../events/store/sqlite-checkpointer.js';
 
 export interface LiveReadModels {
   current(): Database.Database;
@@ -65,18 +66,35 @@ interface Handle {
 }
 
 /** `resultsIn`: the SQLite ledger's path, where completed jobs' results are read (job-results.ts); none with a server ledger. */
-export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number; onSwap?: () => void; resultsIn?: string } = {}): LiveReadModels {
+/**
+ * `checkpointsOffThread`: this process's commits (its projections, on the event loop) do not
+ * checkpoint the file; the checkpointer thread does (events/store/sqlite-checkpointer.ts, issue 22u).
+ */
+export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number; onSwap?: () => void; resultsIn?: string; checkpointsOffThread?: boolean } = {}): LiveReadModels {
+  /** Per connection that handed its checkpoints over, how to give them back (at its close). */
+  const handedOver = new Map<Database.Database, () => void>();
+  const openOne = () => {
+    const db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
+    if (opts.checkpointsOffThread) handedOver.set(db, checkpointOffThread(db));
+    return db;
+  };
+  const closeOne = (db: Database.Database) => {
+    handedOver.get(db)?.();
+    handedOver.delete(db);
+    if (db.open) db.close();
+  };
+
   function open(): Handle {
     for (;;) {
       const before = identityOf(path);
-      const db = openReadModels(path, opts.busyTimeoutMs, opts.resultsIn);
+      const db = openOne();
       const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
       const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
       const handle = { db, id: before, dataVersion, totalChanges, seenData: dataVersion.get()!, seenChanges: totalChanges.get()! };
       const after = identityOf(path);
       // A missing path (mid-restore by hand) keeps what was opened.
       if (before === after || before === undefined || after === undefined) return { ...handle, id: after ?? before };
-      db.close();
+      closeOne(db);
     }
   }
 
@@ -90,7 +108,7 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
     retired.add(old);
     setTimeout(() => {
       retired.delete(old);
-      if (old.open) old.close();
+      closeOne(old);
     }, RETIRE_AFTER_MS).unref();
   }
 
@@ -144,16 +162,16 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       const db = handle.db;
       if (second?.of !== db) {
         if (second) retire(second.db);
-        second = { db: openReadModels(path, opts.busyTimeoutMs, opts.resultsIn), of: db };
+        second = { db: openOne(), of: db };
       }
       return second.db;
     },
     close() {
       clearInterval(backstop);
-      second?.db.close();
-      for (const old of retired) if (old.open) old.close();
+      if (second) closeOne(second.db);
+      for (const old of retired) closeOne(old);
       retired.clear();
-      handle.db.close();
+      closeOne(handle.db);
       if (opts.resultsIn !== undefined) releaseLedger(opts.resultsIn);
     },
   };

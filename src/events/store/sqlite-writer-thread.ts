@@ -11,6 +11,8 @@ export interface WriterData {
   entry: string;
   path: string;
   busyTimeoutMs?: number;
+  /** The file's checkpoints are run by the checkpointer thread (sqlite-checkpointer.ts), not in this thread's commits. */
+  checkpointsElsewhere?: boolean;
 }
 
 export interface WriteRequest {
@@ -25,8 +27,9 @@ export type WriteReply =
   | { error: { message: string; code?: string } }
   | { written: BatchResult[] };
 
-const { path, busyTimeoutMs } = workerData as WriterData;
+const { path, busyTimeoutMs, checkpointsElsewhere } = workerData as WriterData;
 const db = openSqlite(path, busyTimeoutMs);
+if (checkpointsElsewhere) db.pragma('wal_autocheckpoint = 0');
 let announce = false;
 const write = batchWriter(db, (results) => {
   if (announce) parentPort!.postMessage({ written: results } satisfies WriteReply);

@@ -11,6 +11,7 @@ import { CHAIN_DDL, ChainWriter, chainItems } from './sqlite-chain.js';
 import { canonicalJson, type CheckItem } from '../chain.js';
 import { batchWriter, type BatchEntry, type BatchResult, type BatchWriter } from './sqlite-batch.js';
 import type { WriteReply, WriteRequest, WriterData } from './sqlite-writer-thread.js';
+import { checkpointFileOffThread } from './sqlite-checkpointer.js';
 
 /** The events table (the hash chain's tables are sqlite-chain.ts's CHAIN_DDL). */
 export const EVENTS_DDL = `
@@ -173,6 +174,8 @@ export class SqliteEventStore implements EventStore {
   private writer: Worker | undefined;
   private starting: Worker | undefined;
   private closed = false;
+  /** Gives the ledger file's checkpoints back to SQLite (writer thread: sqlite-checkpointer.ts). */
+  private giveBackCheckpoints: (() => void) | undefined;
   private queue: Queued[] = [];
   private flushScheduled = false;
   /** The batch the writer thread is committing. */
@@ -213,7 +216,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   private startWriter(path: string, busyTimeoutMs: number | undefined): void {
-    const data: WriterData = { entry: WRITER, path: this.db.name || path, busyTimeoutMs };
+    // The thread's commits do not checkpoint: a checkpoint inside a batch's COMMIT is paid before
+    // that batch is answered (issue 22u); the checkpointer thread does it on a timer instead.
+    const data: WriterData = { entry: WRITER, path: this.db.name || path, busyTimeoutMs, checkpointsElsewhere: true };
+    this.giveBackCheckpoints = checkpointFileOffThread(data.path);
     const worker = new Worker(BOOT, { workerData: data });
     // Idle, the thread must not keep the process alive; while a batch is in flight it does.
     worker.unref();
@@ -452,6 +458,7 @@ export class SqliteEventStore implements EventStore {
     const writer = this.starting;
     this.starting = this.writer = undefined;
     await writer?.terminate();
+    this.giveBackCheckpoints?.();
     this.db.close();
   }
 }
