@@ -147,17 +147,13 @@ export function farElbowVisibility(f: FrameCtx): number {
  * diagonal when the torso hides the far elbow (see rearView). Otherwise side comes first (the
  * far elbow hidden), then yaw tells diagonal from front.
  */
-export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSpan = NaN, readHips = NaN): ViewAngle | 'unknown' {
+export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSpan = NaN, readHips = NaN, clip?: ClipFacing): ViewAngle | 'unknown' {
   if (!Number.isFinite(yaw)) return 'unknown';
-  // A shoulder line wider than any body shows square-on measures the reference lengths misread
-  // (a close-up with the head out of the picture), not the view: the spans are then unknown.
-  const misread = Math.abs(readSpan) > MISREAD_SPAN;
-  const span = misread ? NaN : readSpan, hips = misread ? NaN : readHips;
-  // Square-on or at a diagonal, the shoulders of someone facing away show in reverse order. Without
-  // that reading the face alone decides (away, or unseen), as it did before.
-  const away = Number.isFinite(span) ? span < -BACK_SPAN && !(facingScore > 0.3) : facingScore < -0.3;
+  const { span, hips } = trustedSpans(readSpan, readHips);
+  const own = facingOf(span, hips, facingScore);
+  const away = (clip ?? own).away;
   if (away && Number.isFinite(farElbow) && farElbow < 0.2) {
-    const rear = rearView(span, hips);
+    const rear = rearView(span, (clip ?? own).hipsFollow);
     if (rear) return rear;
   }
   if (Number.isFinite(farElbow)) {
@@ -171,6 +167,59 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSp
     if (yaw >= 30) return 'diagonal';
   }
   return facingScore < -0.3 && !(span > BACK_SPAN) ? 'back' : 'front';
+}
+
+/**
+ * Which way a person faces, read over a clip (or a rep, without the clip's reading): `away` from
+ * the camera, and whether their hips spread with their shoulders (`hipsFollow`, see rearView).
+ */
+export interface ClipFacing {
+  away: boolean;
+  hipsFollow: boolean;
+}
+
+/**
+ * Facing from the signed shoulder and hip spans (trusted, see trustedSpans) and the facing score.
+ * Square-on or at a diagonal, the shoulders of someone facing away show in reverse order; without
+ * that reading the face alone decides (away, or unseen). A body's hips span a share of its
+ * shoulders that does not depend on the yaw (0.5-0.65 on the tuning clips from every side), so
+ * hips that do not spread with a reversed shoulder line say the shoulders were guessed apart.
+ */
+function facingOf(span: number, hips: number, facingScore: number): ClipFacing {
+  return {
+    away: Number.isFinite(span) ? span < -BACK_SPAN && !(facingScore > 0.3) : facingScore < -0.3,
+    hipsFollow: hips <= HIPS_WITH_SHOULDERS * span,
+  };
+}
+
+/**
+ * A shoulder line wider than any body shows square-on measures the reference lengths misread (a
+ * close-up with the head out of the picture), not the view: the spans are then unknown.
+ */
+function trustedSpans(span: number, hips: number): { span: number; hips: number } {
+  return Math.abs(span) > MISREAD_SPAN ? { span: NaN, hips: NaN } : { span, hips };
+}
+
+/**
+ * Which way the person faces over a whole clip's frames (those in reps): the clip's, not each
+ * rep's. Nobody turns round mid-set, a camera carried from the front round to the back is rarer
+ * than the model's readings wandering, and the share of the shoulders the hips span is the body's.
+ * Read rep by rep, each sat near its limit and flipped reps between diagonal and side: the shared
+ * barbell row from behind read its shoulder line at -0.31 to -0.43 per rep (-0.38 over the clip,
+ * limit -0.35); the side-on back squat its hips at 0.35-0.44 of the shoulders (0.37, limit 0.4).
+ */
+export function facingOver(frames: readonly FrameCtx[]): ClipFacing {
+  const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
+  const { away } = facingOf(trustedSpans(med(signedSpan), NaN).span, NaN, med(facing));
+  // The hips' share frame by frame, where the shoulders spread: a share of medians moves with the
+  // noise on the narrower hip line (the back squat filmed farther off: 0.37 -> 0.40 of medians,
+  // 0.38 -> 0.37 frame by frame).
+  const shares: number[] = [];
+  for (const f of frames) {
+    const spans = pairSpans(f);
+    if (spans && Math.abs(spans.shoulders) >= BACK_SPAN && Math.abs(spans.shoulders) <= MISREAD_SPAN) shares.push(spans.hips / spans.shoulders);
+  }
+  return { away, hipsFollow: quantile(shares, 0.5) >= HIPS_WITH_SHOULDERS };
 }
 
 /**
@@ -192,8 +241,8 @@ const MISREAD_SPAN = 1.5;
  * angle). A thin guard, said plainly: the same clip mirrored reads 0.44-0.51 and is named a
  * diagonal, and the rear-diagonal barbell row reads 0.42-0.51.
  */
-function rearView(span: number, hips: number): ViewAngle | null {
-  if (!(hips <= HIPS_WITH_SHOULDERS * span)) return null;
+function rearView(span: number, hipsFollow: boolean): ViewAngle | null {
+  if (!hipsFollow) return null;
   return span <= -SQUARE_BEHIND ? 'back' : 'diagonal';
 }
 
@@ -249,8 +298,11 @@ const SIDE_ON_SPAN = 0.33;
  */
 const BACK_SPAN = 0.35;
 
-/** The camera angle over the frames that matter (those in reps when there are any). */
-export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
+/**
+ * The camera angle over the frames that matter (those in reps when there are any); `clip`, for
+ * one rep's frames, is which way the person faces over the whole clip (facingOver).
+ */
+export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = facingOver(frames)): ViewAngle | 'unknown' {
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   if (lyingSpan(frames) < SIDE_ON_SPAN) return 'side';
   // Shoulders that overlap almost completely, upright, are side-on whatever the far elbow shows:
@@ -258,7 +310,7 @@ export function estimateView(frames: FrameCtx[]): ViewAngle | 'unknown' {
   // not behind the torso, and BlazePose then sees it at 0.4-0.6.
   const yaw = med(yawOf);
   if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= 62) return 'side';
-  return classifyYaw(yaw, med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan));
+  return classifyYaw(yaw, med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan), clip);
 }
 
 /**
