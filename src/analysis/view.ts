@@ -105,30 +105,49 @@ export function shoulderOverlap(f: FrameCtx): number {
   return spans ? Math.abs(spans.shoulders) : NaN;
 }
 
+/**
+ * Only an upright torso (standing, sitting, hanging) faces toward or away from the camera: lying
+ * down (a crunch, a bench press) or in a plank, the shoulders' order across the picture says which
+ * way the head points, not where the face is. The shoulders stand above the hips by half the torso.
+ */
+function upright(f: FrameCtx): boolean {
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  return (lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen;
+}
+
 function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return null;
-  // Only an upright torso (standing, sitting, hanging) faces toward or away from the camera: lying
-  // down (a crunch, a bench press) or in a plank, the shoulders' order across the picture says
-  // which way the head points, not where the face is.
-  if (!((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen)) return null;
+  if (!upright(f)) return null;
   const squareOn = squareOnSpan(f);
   if (!(squareOn > 0)) return null;
   return { shoulders: (ls.x - rs.x) / squareOn, hips: (lh.x - rh.x) / squareOn };
 }
 
 /**
- * Facing away from the camera: +1 when the face is toward the camera, -1 away, 0 unsure. With
- * depth the nose is nearer than the shoulders when facing the camera; without it, a face whose
- * eyes and nose are all unseen while both shoulders are seen is turned away.
+ * Facing away from the camera: +1 when the face is toward the camera, -1 away, 0 unsure; NaN when
+ * the torso is seen not upright (lying, the nose's depth says whether the face points up or down, not
+ * where the camera is; see pairSpans). With depth the nose is nearer than the shoulders, and nearer
+ * than the ears, when facing the camera: the mean of the two. BlazePose reports the face as seen
+ * from behind too (0.96-1.0 on the shared back views), so its visibility cannot say it is hidden;
+ * its depth can, and the ears are the head's own reference, which a torso leaning toward or away
+ * from the camera does not move: the shared overhead extension filmed from behind-side read its
+ * nose against the shoulders at -0.3, and +1 filmed mirrored; against the ears -1 both ways round.
+ * Without depth, a face whose eyes and nose are all unseen while both shoulders are seen is turned
+ * away.
  */
 export function facing(f: FrameCtx): number {
-  const n = f.p[KP.nose]!, ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
+  const n = f.p[KP.nose]!, ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, le = f.p[KP.leftEar]!, re = f.p[KP.rightEar]!;
   if (Math.min(ls.score, rs.score) < VISIBLE) return 0;
+  // Hips unseen (a close-up, a bench in the way), the torso is taken as upright, as before.
+  if (Math.min(f.p[KP.leftHip]!.score, f.p[KP.rightHip]!.score) >= VISIBLE && !upright(f)) return NaN;
   if (n.z !== undefined && ls.z !== undefined && rs.z !== undefined && n.score >= VISIBLE) {
-    const dz = n.z - (ls.z + rs.z) / 2;
     const span = Math.hypot(ls.x - rs.x, ls.y - rs.y);
-    return span > 0 ? Math.max(-1, Math.min(1, -dz / (0.3 * span))) : 0;
+    if (!(span > 0)) return 0;
+    const toward = (z: number) => Math.max(-1, Math.min(1, -(n.z! - z) / (0.3 * span)));
+    const shoulders = toward((ls.z + rs.z) / 2);
+    const earsSeen = le.z !== undefined && re.z !== undefined && Math.min(le.score, re.score) >= VISIBLE;
+    return earsSeen ? (shoulders + toward((le.z! + re.z!) / 2)) / 2 : shoulders;
   }
   const face = Math.max(n.score, f.p[KP.leftEye]!.score, f.p[KP.rightEye]!.score);
   return face < 0.1 ? -1 : face >= VISIBLE ? 1 : 0;
@@ -275,7 +294,7 @@ export function lyingSpan(frames: readonly FrameCtx[]): number {
     if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) continue;
     seen++;
     const squareOn = squareOnSpan(f);
-    if ((lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen || !(squareOn > 0)) continue;
+    if (upright(f) || !(squareOn > 0)) continue;
     lying.push(Math.hypot(ls.x - rs.x, ls.y - rs.y) / squareOn);
   }
   return lying.length >= Math.max(1, seen / 2) ? quantile(lying, 0.5) : NaN;
