@@ -220,11 +220,11 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const gated = ctx.filter((_, i) => Number.isFinite(progress[i]!));
   // Each rep is judged from the angle it was filmed at: a clip that moves from the front to the
   // side (or a hand-held camera that drifts) must not judge side-on reps by front rules.
-  // Which way the person faces is read once, over the whole clip (view.ts facingOver).
-  const seen = inReps.length ? inReps : gated.length ? gated : ctx;
-  const facing = facingOver(seen);
+  // Which way the person faces is read once, over every frame of the clip, whatever was counted
+  // (view.ts facingOver).
+  const facing = facingOver(ctx);
   const repViews = attempts.map((a) => estimateView(ctx.slice(a.start, a.end + 1), facing));
-  const view = clipView(estimateView(seen), repViews);
+  const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx, facing), repViews);
   const setDurationsS = attempts.filter((a) => a.valid).map((a) => (ctx[a.end]!.t - ctx[a.start]!.t) / 1000);
   const setPeaks = attempts.filter((a) => a.valid).map((a) => a.peakProgress);
   const judgedOn: RepView[] = [];

@@ -220,14 +220,18 @@ function trustedSpans(span: number, hips: number): { span: number; hips: number 
 }
 
 /**
- * Which way the person faces over a whole clip's frames (those in reps): the clip's, not each
- * rep's. Nobody turns round mid-set, a camera carried from the front round to the back is rarer
- * than the model's readings wandering, and the share of the shoulders the hips span is the body's.
- * Read rep by rep, each sat near its limit and flipped reps between diagonal and side: the shared
- * barbell row from behind read its shoulder line at -0.31 to -0.43 per rep (-0.38 over the clip,
- * limit -0.35); the side-on back squat its hips at 0.35-0.44 of the shoulders (0.37, limit 0.4).
+ * Which way the person faces over a whole clip's frames (every frame the shoulders are seen on):
+ * the clip's, not each rep's. Nobody turns round mid-set, a camera carried from the front round to
+ * the back is rarer than the model's readings wandering, and the share of the shoulders the hips
+ * span is the body's. Read rep by rep, each sat near its limit and flipped reps between diagonal
+ * and side: the shared barbell row from behind read its shoulder line at -0.31 to -0.43 per rep
+ * (-0.38 over the clip, limit -0.35); the side-on back squat its hips at 0.35-0.44 of the
+ * shoulders (limit 0.4). Read over every frame, not the reps', it does not depend on what was
+ * counted: that back squat read 0.37 filmed, 0.39 farther off, counted as a squat or as `any`
+ * (over its reps: 0.38-0.40, and 0.401 as `any` farther off).
  */
-export function facingOver(frames: readonly FrameCtx[]): ClipFacing {
+export function facingOver(all: readonly FrameCtx[]): ClipFacing {
+  const frames = all.filter((f) => Math.min(f.p[KP.leftShoulder]!.score, f.p[KP.rightShoulder]!.score) >= VISIBLE);
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   const { away } = facingOf(trustedSpans(med(signedSpan), NaN).span, NaN, med(facing));
   // The hips' share frame by frame, where the shoulders spread: a share of medians moves with the

@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, clipView, estimateView, judgedFrom, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
+import { classifyYaw, clipView, estimateView, facing, facingOver, judgedFrom, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { series } from './synthetic.js';
 
@@ -245,4 +245,79 @@ test('camera angle: side-on with the arms held out in front, the overlapping sho
   // From behind, BlazePose swapping left and right on alternate reps pools to a signed span of 0:
   // the overlap is read unsigned, so that is no overlap.
   assert.ok(shoulderOverlap(seen(90)[0]!) < 0.1 && shoulderOverlap(seen(55)[0]!) > 0.5);
+});
+
+/** The figure seen from `yaw` with BlazePose's depth (z on the scale of x, larger farther from the camera). */
+function withDepth(j: Joints, yaw: number): Keypoint[] {
+  const c = Math.cos((yaw * Math.PI) / 180), s = Math.sin((yaw * Math.PI) / 180);
+  return project(j, yaw).map((k, i) => {
+    const name = (Object.keys(KP) as (keyof typeof KP)[]).find((n) => KP[n] === i)!;
+    const v = j[name] ?? [0, 0, 0];
+    return { ...k, z: -(v[0] * s + v[2] * c) };
+  });
+}
+
+test('facing: the nose behind the shoulders and behind the ears is a face turned away, though BlazePose reports it as seen', () => {
+  const at = (yaw: number, edit: (k: Keypoint[]) => void = () => {}) => {
+    const kps = withDepth(body({ kneeBend: 20 }), yaw).map((k) => ({ ...k, score: 0.9 }));
+    edit(kps);
+    return buildContext(series(FPS, 1, () => kps), FPS)[3]!;
+  };
+  assert.ok(facing(at(0)) > 0.3, `front ${facing(at(0))}`);
+  assert.ok(facing(at(180)) < -0.3, `back ${facing(at(180))}`);
+  // The model's depth for the head off toward the camera (the shared overhead extension from
+  // behind-side: nose against the shoulders +1 filmed mirrored, against the ears -1): the nose
+  // reads nearer than the shoulders but still behind the ears, so the face no longer overrules the
+  // reversed shoulder line.
+  const head = [KP.nose, KP.leftEye, KP.rightEye, KP.leftEar, KP.rightEar] as number[];
+  const off = at(180, (k) => { for (const i of head) k[i] = { ...k[i]!, z: k[i]!.z! - 60 }; });
+  assert.ok(off.p[KP.nose]!.z! < (off.p[KP.leftShoulder]!.z! + off.p[KP.rightShoulder]!.z!) / 2);
+  assert.ok(facing(off) <= 0.3, `head depth off ${facing(off)}`);
+  assert.equal(estimateView(Array.from({ length: 5 }, () => off)), 'back');
+  // Without depth, a face the model does not see at all is turned away; one it sees, toward.
+  const flat = (yaw: number, face: number) => at(yaw, (k) => {
+    for (const [i, p] of k.entries()) k[i] = { x: p.x, y: p.y, score: ([KP.nose, KP.leftEye, KP.rightEye] as number[]).includes(i) ? face : p.score };
+  });
+  assert.equal(facing(flat(180, 0.05)), -1);
+  assert.equal(facing(flat(0, 0.9)), 1);
+});
+
+test('facing is not read on a torso lying down: a plank at a diagonal with the nose behind the shoulders is no back view', () => {
+  const arm = { raise: 90, plane: 0 };
+  const plank = withDepth(pitch(body({ left: arm, right: arm }), 90), 45).map((k) => ({ ...k, score: 0.9 }));
+  // Face down toward the floor the nose's depth says nothing of where the camera stands.
+  plank[KP.nose] = { ...plank[KP.nose]!, z: 40 };
+  const frames = buildContext(series(FPS, 1, () => plank), FPS);
+  assert.ok(Number.isNaN(facing(frames[3]!)), `facing ${facing(frames[3]!)}`);
+  assert.notEqual(estimateView(frames), 'back');
+});
+
+test('which way the person faces is read over the whole clip: a rear diagonal whose reps straddle the limit stays a diagonal', () => {
+  // From behind at a diagonal (the shared barbell row: -0.31 to -0.43 per rep against a limit of
+  // -0.35), the far elbow hidden by the torso, the nose behind the head. Yaw 103 reads the
+  // shoulder line at about -0.31, 107 at about -0.41 (the figure's shoulders are wide for its arms).
+  // Filmed from behind the person's right: their left elbow is the far one.
+  const rep = (yaw: number) => buildContext(series(FPS, 1, () => withDepth(body({ kneeBend: 20 }), yaw)
+    .map((k, i) => ({ ...k, score: i === KP.leftElbow ? 0.02 : 0.9 }))), FPS);
+  const near = rep(103), far = rep(107);
+  assert.ok(signedSpan(near[3]!) > -0.35 && signedSpan(far[3]!) < -0.35, `${signedSpan(near[3]!)} ${signedSpan(far[3]!)}`);
+  // Read on its own, the rep whose shoulder line falls short of the limit was named side.
+  assert.equal(estimateView(near), 'side');
+  const clip = [...far, ...near, ...far, ...far];
+  const turned = facingOver(clip);
+  assert.deepEqual(turned, { away: true, hipsFollow: true });
+  assert.equal(estimateView(near, turned), 'diagonal');
+  assert.equal(estimateView(far, turned), 'diagonal');
+});
+
+test('the hips spreading with the shoulders is read frame by frame over the clip: shoulders guessed apart over overlapping hips stay side-on', () => {
+  // Side-on, facing away, far elbow hidden: the model guessed the shoulders 0.6 square-on spans
+  // apart behind a barbell plate while the hips overlap (0.37 of the shoulders), on every frame;
+  // a rear diagonal's hips spread with its shoulders (0.5).
+  assert.equal(classifyYaw(72, -1, 0.15, -0.55, -0.22, { away: true, hipsFollow: false }), 'side');
+  assert.equal(classifyYaw(72, -1, 0.15, -0.55, -0.22, { away: true, hipsFollow: true }), 'diagonal');
+  // A rep read on its own as facing the camera (the face turned for a moment) takes the clip's
+  // facing: the same side view, where its own hips (0.44 of the shoulders) would have been a diagonal.
+  assert.equal(classifyYaw(58, -1, 0.15, -0.5, -0.22), 'diagonal');
+  assert.equal(classifyYaw(58, -1, 0.15, -0.5, -0.22, { away: true, hipsFollow: false }), 'side');
 });
