@@ -11,9 +11,11 @@
 // (a back view reads as square-on as a front one, and its depth overshoots as a diagonal's does).
 // BlazePose names the person's own left and right, from behind too: facing the camera their left
 // shoulder and hip are on the picture's right, facing away on its left. With the nose behind the
-// shoulders (depth), or the face unseen, that makes a back view: pull-ups, deadlifts and rows
+// shoulders and the ears (depth), or the face unseen, that makes a back view: pull-ups, deadlifts and rows
 // are filmed from behind as often as from the side. A back view at a diagonal is named back too,
 // unless the torso hides the far elbow: that rear three-quarter view is a diagonal (rearView).
+// Which way the person faces is the clip's, read once over all its frames (facingOver): reps
+// read one by one flipped between a rear diagonal and the side.
 // Lying or in a plank, the shoulders' overlap tells side from diagonal (lyingSpan).
 import type { CameraAngle, FormRule, FrameCtx } from './exercise.js';
 import { KP, type Keypoint } from './pose.js';
@@ -258,11 +260,11 @@ const MISREAD_SPAN = 1.5;
  * spread, and the torso hides the far elbow whenever the arms work in front of the body (a row, a
  * curl, a deadlift's grip) from any angle well off straight behind: people call that view a rear
  * diagonal ("rear three-quarter", "behind-side" in the shared labels' notes), and a view nearly
- * square from behind the back. Null (side) when the hips do not spread with the shoulders: a
- * shoulder pair the model guessed apart behind a barbell plate held side-on comes with hips that
- * overlap (0.39 of the shoulders' span over the clip, where a body's hips read 0.5-0.65 at every
- * angle). A thin guard, said plainly: the same clip mirrored reads 0.44-0.51 and is named a
- * diagonal, and the rear-diagonal barbell row reads 0.42-0.51.
+ * square from behind the back. Null (side) when the hips do not spread with the shoulders over the
+ * clip (facingOver): a shoulder pair the model guessed apart behind a barbell plate held side-on
+ * comes with hips that overlap (0.37 of the shoulders' span frame by frame over the clip, 0.39
+ * filmed farther off, where the bodies seen from behind read 0.47-0.66). A thin guard, said
+ * plainly: the same clip mirrored reads 0.50 and is named a diagonal.
  */
 function rearView(span: number, hipsFollow: boolean): ViewAngle | null {
   if (!hipsFollow) return null;
