@@ -145,6 +145,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // frames' projection instead of filling it at its median (movement.ts principalAxis, lostRuns):
 // counts can differ for the same video when joints leave the picture or go unseen for a while
 // (one shared clip as filmed moved, a split squat run as `any`, 6 -> 7 of 6±1).
+// Also in /11 (issue 20h): which way the person faces is read once over the clip's frames and
+// given to every rep's angle (view.ts facingOver), the face's depth against the ears as well as the
+// shoulders, and none on a torso lying: a rep's or the clip's camera angle, and so the rules judged,
+// can differ for the same video (the rear-diagonal row as `any` was side); poses are those of /10.
 export const ENGINE_VERSION = 'pose-engine/11';
 
 /**
