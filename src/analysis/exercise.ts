@@ -28,7 +28,7 @@ export interface FrameCtx {
 }
 
 export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[] {
-  const smooth = smoothPoses(frames);
+  const smooth = smoothPoses(frames, fps);
   const half = Math.round(5 * fps);
   const raw = (f: (p: Keypoint[]) => number) => smooth.map(f);
   const legLen = windowedScale(raw((p) => limbLength(p, 'hip', 'knee', 'ankle')), half);
@@ -38,7 +38,7 @@ export function buildContext(frames: readonly AnyPose[], fps: number): FrameCtx[
     return s && h ? dist(s, h) : NaN;
   }), half);
   const thighLen = windowedScale(raw((p) => onBestSide(p, ['hip', 'knee'], (s) => dist(p[joint(s, 'hip')]!, p[joint(s, 'knee')]!))), half);
-  const fitted = fitPoses(frames, smooth);
+  const fitted = fitPoses(frames, smooth, fps);
   return smooth.map((p, i) => ({ t: frames[i]!.timeMs, p, fitted: fitted[i]!, legLen: legLen[i]!, armLen: armLen[i]!, torsoLen: torsoLen[i]!, thighLen: thighLen[i]! }));
 }
 
@@ -65,6 +65,8 @@ export interface RepView {
   peakProgress: number;
   valid: boolean;
   durationS: number;
+  /** Frames per second the clip was read at (the rep's frames are on its grid); from `durationS` when absent. */
+  fps?: number;
   view: CameraAngle;
   /** The exercise's progress signal over the rep's frames (NaN where unseen), when known. */
   progress?: number[];

@@ -149,6 +149,12 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // given to every rep's angle (view.ts facingOver), the face's depth against the ears as well as the
 // shoulders, and none on a torso lying: a rep's or the clip's camera angle, and so the rules judged,
 // can differ for the same video (the rear-diagonal row as `any` was side); poses are those of /10.
+// Also in /11 (issue 16n): the pose smoothing and the local quadratic fit reach a time, not a
+// number of frames (signals.ts POSE_SMOOTH_S, POSE_FIT_S: the poses 1/12 s either side, read on
+// the curve through the frames around them where none falls there), and push-up depth reads the
+// signal's peak averaged over the same 1/12 s (rules/push-up.ts peakInTime): at the engine's 12 fps
+// nothing changes; a clip read at another rate (jumping jacks at 15 fps, a video under 12 fps) can
+// differ in keypoints, counts, issues and scores for the same video; poses are those of /10.
 export const ENGINE_VERSION = 'pose-engine/11';
 
 /**

@@ -234,7 +234,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const repAngle = own === 'unknown' ? view : own;
     const rep: RepView = {
       frames, peak: a.peak - a.start, peakProgress: a.peakProgress, valid: a.valid,
-      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
+      durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, fps, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
       // Rules read the signal the rep was counted on (for one-sided reps, both sides' combined).
       progress: progress.slice(a.start, a.end + 1),
       setDurationsS, setPeaks,

@@ -87,22 +87,110 @@ export function limbLength(p: Keypoint[], a: Joint, b: Joint, c: Joint): number 
 }
 
 /**
- * Confidence-aware smoothing of keypoints over time: a centred window weighted by score, so a
- * single-frame glitch or a briefly occluded joint does not create or break a repetition.
- * Scores are averaged too, so a joint that is mostly unseen stays unseen.
+ * The pose smoothing averages a frame with the poses this long before and after it, seconds: one
+ * frame each side at the engine's 12 fps, the 1-2-1 average it always was there. Set in frames, that
+ * 1-2-1 reached twice as far in time at 6 fps (frames 0.17 s apart are other moments of the rep: at
+ * half the frame rate good push-ups read shallow) and half as far at 24 fps, so one movement read
+ * at two frame rates gave two depths. In seconds, the poses 1/12 s away are read between the frames
+ * around them wherever the frame rate puts none there (see smoothPoses).
  */
-export function smoothPoses(frames: readonly AnyPose[], radius = 1): Keypoint[][] {
-  const out: Keypoint[][] = [];
-  for (let i = 0; i < frames.length; i++) {
+export const POSE_SMOOTH_S = 1 / 12;
+
+/**
+ * The local quadratic fit's reach either side of a frame, seconds (fitPoses): two frames at 12 fps
+ * and at 10, one at 6 (three frames, the fit through them is the frame itself), three at 15.
+ */
+export const POSE_FIT_S = 0.2;
+
+/**
+ * Each frame's place in frames of the clip's rate from the first: its time snapped to that rate's
+ * grid (frames are decoded on it), so a frame lost in between leaves a gap in time.
+ */
+function framePlaces(frames: readonly { timeMs: number }[], fps: number): number[] {
+  const t0 = frames[0]?.timeMs ?? 0;
+  return frames.map((f) => Math.round(((f.timeMs - t0) * fps) / 1000));
+}
+
+/** A frame's share in a reading: a pose between two frames is read from both, by how near each is. */
+interface Share { j: number; w: number }
+
+/**
+ * The pose at `place` (in frames of the clip's rate) read from the frames around it by linear
+ * interpolation, as the frames' shares (one frame when one is there); empty outside the frames.
+ */
+function sharesAt(place: readonly number[], from: number, at: number): Share[] {
+  let a = from;
+  while (a > 0 && place[a]! > at) a--;
+  while (a + 1 < place.length && place[a + 1]! <= at) a++;
+  if (place[a] === at) return [{ j: a, w: 1 }];
+  if (place[a]! > at || a + 1 >= place.length) return [];
+  const u = (at - place[a]!) / (place[a + 1]! - place[a]!);
+  return [{ j: a, w: 1 - u }, { j: a + 1, w: u }];
+}
+
+/**
+ * `linear`'s reading between two frames (sharesAt) on a curve instead of the line: the mean of the
+ * parabolas through the two frames and the frame beyond each (Lagrange's, on the frames' places),
+ * either alone where the other's frames are not all there and `ok`, the line where neither is. At
+ * a turn the line cuts under the movement (halfway between the bottom frame and the next, by a
+ * quarter of their difference), so at a low frame rate, where the moments read fall between
+ * frames, a turn read shallower than at 12 fps, where they fall on frames.
+ */
+function curvedShares(place: readonly number[], linear: Share[], at: number, ok: (j: number) => boolean): Share[] {
+  if (linear.length !== 2) return linear;
+  const a = linear[0]!.j, b = linear[1]!.j;
+  const curves = [[a - 1, a, b], [a, b, b + 1]].filter((js) => js.every((j) => j >= 0 && j < place.length && ok(j)));
+  if (!curves.length) return linear;
+  const w = new Map<number, number>();
+  for (const js of curves) {
+    for (const j of js) {
+      const l = js.reduce((v, m) => (m === j ? v : (v * (at - place[m]!)) / (place[j]! - place[m]!)), 1);
+      w.set(j, (w.get(j) ?? 0) + l / curves.length);
+    }
+  }
+  return [...w].sort((x, y) => x[0] - y[0]).map(([j, share]) => ({ j, w: share }));
+}
+
+/**
+ * The frames within `seconds` of frame i, each with its offset in frames of the clip's rate
+ * (framePlaces: a lost frame leaves a gap, not a nearer neighbour).
+ */
+function framesAround(place: readonly number[], i: number, fps: number, seconds: number): { j: number; offset: number }[] {
+  const reach = seconds * fps + 1e-9;
+  const out: { j: number; offset: number }[] = [];
+  for (let j = i; j >= 0 && place[i]! - place[j]! <= reach; j--) out.unshift({ j, offset: place[j]! - place[i]! });
+  for (let j = i + 1; j < place.length && place[j]! - place[i]! <= reach; j++) out.push({ j, offset: place[j]! - place[i]! });
+  return out;
+}
+
+/**
+ * Confidence-aware smoothing of keypoints over time: each frame averaged 1-2-1 with the poses
+ * POSE_SMOOTH_S before and after it (read between frames where none falls there), weighted by
+ * score, so a single-frame glitch or a briefly occluded joint does not create or break a
+ * repetition. The reach is in seconds, not frames: the same movement read at 6, 12 or 30 fps is
+ * averaged over the same moments, up to what the frames show of them. Scores are averaged too, so
+ * a joint that is mostly unseen stays unseen.
+ */
+export function smoothPoses(frames: readonly AnyPose[], fps: number): Keypoint[][] {
+  const place = framePlaces(frames, fps), reach = POSE_SMOOTH_S * fps;
+  return frames.map((own, i) => {
+    // The frame itself counts twice, each pose beside it once (its frames' shares of it).
+    const before = sharesAt(place, i, place[i]! - reach), after = sharesAt(place, i, place[i]! + reach);
     const kps: Keypoint[] = [];
     for (let k = 0; k < KP_COUNT; k++) {
-      let sx = 0, sy = 0, sz = 0, sw = 0, ss = 0, n = 0;
-      for (let j = Math.max(0, i - radius); j <= Math.min(frames.length - 1, i + radius); j++) {
-        const f = frames[j]!, score = kpAt(f, k, 2);
-        const w = j === i ? 2 * score : score;
-        sx += kpAt(f, k, 0) * w; sy += kpAt(f, k, 1) * w; sz += (kpZ(f, k) ?? 0) * w; sw += w; ss += score; n++;
+      // Read on the curve through frames where this keypoint is seen (curvedShares).
+      const seenAt = (j: number) => kpAt(frames[j]!, k, 2) >= VISIBLE;
+      const parts = [curvedShares(place, before, place[i]! - reach, seenAt), [{ j: i, w: 2 }], curvedShares(place, after, place[i]! + reach, seenAt)]
+        .filter((s) => s.length);
+      let sx = 0, sy = 0, sz = 0, sw = 0, ss = 0;
+      for (const part of parts) {
+        for (const { j, w: share } of part) {
+          const f = frames[j]!, score = kpAt(f, k, 2), w = share * score;
+          sx += kpAt(f, k, 0) * w; sy += kpAt(f, k, 1) * w; sz += (kpZ(f, k) ?? 0) * w; sw += w;
+        }
+        ss += part.reduce((s, { j, w }) => s + (part.length > 1 ? w : 1) * kpAt(frames[j]!, k, 2), 0);
       }
-      const own = frames[i]!, ownScore = kpAt(own, k, 2);
+      const n = parts.length, ownScore = kpAt(own, k, 2);
       const hasZ = kpZ(own, k) !== undefined;
       const kp: Keypoint = sw > 0
         ? { x: sx / sw, y: sy / sw, score: Math.min(ownScore, ss / n) * 0.5 + (ss / n) * 0.5 }
@@ -110,37 +198,40 @@ export function smoothPoses(frames: readonly AnyPose[], radius = 1): Keypoint[][
       if (hasZ) kp.z = sw > 0 ? sz / sw : kpZ(own, k)!;
       kps.push(kp);
     }
-    out.push(kps);
-  }
-  return out;
+    return kps;
+  });
 }
 
 /**
- * Keypoints from a local quadratic fit over `radius` frames on each side (Savitzky-Golay, each
- * frame weighted by its score), evaluated at the frame. A fit of a parabola keeps the height of a
- * turn that the 1-2-1 average of `smoothPoses` flattens: at 12 fps the bottom of a 0.8 s squat is
- * about one frame, and averaging it with the two frames either side (already on their way up) read
- * a squat to 0.79 of parallel as 0.66. A one-frame glitch moves the fit about as much as it moves
- * the average (17/35 of the jump at its own frame against a half), so it stays as much a glitch.
- * The score is `smoothPoses`'s, so what is seen is the same on both. Where fewer than three frames
- * of the window are seen, the smoothed keypoint.
+ * Keypoints from a local quadratic fit over the frames within POSE_FIT_S on each side
+ * (Savitzky-Golay, each frame weighted by its score), evaluated at the frame. A fit of a parabola
+ * keeps the height of a turn that the 1-2-1 average of `smoothPoses` flattens: at 12 fps the bottom of a
+ * 0.8 s squat is about one frame, and averaging it with the two frames either side (already on
+ * their way up) read a squat to 0.79 of parallel as 0.66. A one-frame glitch moves the fit about as
+ * much as it moves the average (17/35 of the jump at its own frame against a half, at 12 fps), so
+ * it stays as much a glitch. The score is `smoothPoses`'s, so what is seen is the same on both.
+ * Where fewer than three frames of the window are seen, the smoothed keypoint.
  */
-export function fitPoses(frames: readonly AnyPose[], smooth: readonly Keypoint[][], radius = 2): Keypoint[][] {
-  return smooth.map((kps, i) => kps.map((s, k) => {
-    // Weighted least squares of a + b t + c t^2 over t = j - i; the fit at the frame is a.
-    const m = [0, 0, 0, 0, 0], vx = [0, 0, 0], vy = [0, 0, 0];
-    let seen = 0;
-    for (let j = Math.max(0, i - radius); j <= Math.min(frames.length - 1, i + radius); j++) {
-      const f = frames[j]!, w = kpAt(f, k, 2);
-      if (!(w > 0)) continue;
-      seen++;
-      const t = j - i, x = kpAt(f, k, 0), y = kpAt(f, k, 1);
-      for (let e = 0; e < 5; e++) m[e]! += w * t ** e;
-      for (let e = 0; e < 3; e++) { vx[e]! += w * x * t ** e; vy[e]! += w * y * t ** e; }
-    }
-    const a = seen >= 3 ? quadraticAt0(m, vx) : NaN, b = seen >= 3 ? quadraticAt0(m, vy) : NaN;
-    return Number.isFinite(a) && Number.isFinite(b) ? { ...s, x: a, y: b } : s;
-  }));
+export function fitPoses(frames: readonly AnyPose[], smooth: readonly Keypoint[][], fps: number): Keypoint[][] {
+  const place = framePlaces(frames, fps);
+  return smooth.map((kps, i) => {
+    const around = framesAround(place, i, fps, POSE_FIT_S);
+    return kps.map((s, k) => {
+      // Weighted least squares of a + b t + c t^2 over t, the offset in frames; the fit at the frame is a.
+      const m = [0, 0, 0, 0, 0], vx = [0, 0, 0], vy = [0, 0, 0];
+      let seen = 0;
+      for (const { j, offset: t } of around) {
+        const f = frames[j]!, w = kpAt(f, k, 2);
+        if (!(w > 0)) continue;
+        seen++;
+        const x = kpAt(f, k, 0), y = kpAt(f, k, 1);
+        for (let e = 0; e < 5; e++) m[e]! += w * t ** e;
+        for (let e = 0; e < 3; e++) { vx[e]! += w * x * t ** e; vy[e]! += w * y * t ** e; }
+      }
+      const a = seen >= 3 ? quadraticAt0(m, vx) : NaN, b = seen >= 3 ? quadraticAt0(m, vy) : NaN;
+      return Number.isFinite(a) && Number.isFinite(b) ? { ...s, x: a, y: b } : s;
+    });
+  });
 }
 
 /**
@@ -166,6 +257,31 @@ export function smoothSeries(xs: number[], radius = 1): number[] {
     }
     return n > 0 && Number.isFinite(xs[i]!) ? s / n : NaN;
   });
+}
+
+/**
+ * A series averaged at each frame with its values `seconds` before and after (NaN skipped, as
+ * smoothSeries does): smoothSeries in time. At 12 fps with 1/12 s it is smoothSeries's three-frame
+ * average; at 30 fps it averages the same moments, not the frames 0.03 s away. Where no frame falls
+ * at a moment, the value there is read on the curve through the frames around it (curvedShares).
+ * `timesMs` are the frames' times, snapped to the grid of `fps` as the pose smoothing's.
+ */
+export function averageAround(xs: readonly number[], timesMs: readonly number[], fps: number, seconds: number): number[] {
+  const place = framePlaces(timesMs.map((timeMs) => ({ timeMs })), fps), reach = seconds * fps;
+  return xs.map((x, i) => {
+    if (!Number.isFinite(x)) return NaN;
+    let s = 0, n = 0;
+    for (const v of [valueAt(xs, place, i, place[i]! - reach), x, valueAt(xs, place, i, place[i]! + reach)]) {
+      if (Number.isFinite(v)) { s += v; n++; }
+    }
+    return s / n;
+  });
+}
+
+/** The series at place p (see averageAround), NaN outside the frames or beside an unseen one. */
+function valueAt(xs: readonly number[], place: readonly number[], from: number, p: number): number {
+  const shares = curvedShares(place, sharesAt(place, from, p), p, (j) => Number.isFinite(xs[j]!));
+  return shares.length ? shares.reduce((v, { j, w }) => v + w * xs[j]!, 0) : NaN;
 }
 
 /** q-quantile of the finite values, NaN if none. */

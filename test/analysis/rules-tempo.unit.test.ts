@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { squat } from '../../src/analysis/rules/squat.js';
+import { pushUp } from '../../src/analysis/rules/push-up.js';
 import { dwellFrames, marginOf } from '../../src/analysis/rules/common.js';
 import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
-import { series, sideBridge, sideSquatter } from './synthetic.js';
+import { series, sideBridge, sidePushUp, sideSquatter } from './synthetic.js';
 import { KP } from '../../src/analysis/pose.js';
 
 /** A smooth turn (easing through the bottom like a sine) and a rebound (a V), 0 -> 1 -> 0 over one rep. */
@@ -44,7 +45,7 @@ test('dwellFrames: the time near the peak from interpolated crossings, the same 
   assert.equal(dwellFrames([NaN, NaN], 1, 0.1), 0);
 });
 
-test('a fast smooth squat is no bounce at any sampling phase or frame rate; a rebound is where the frames can show it', () => {
+test('a fast smooth squat is no bounce at any sampling phase or frame rate; a rebound reads the same at 30 fps as at 12', () => {
   // 0.5-0.8 s reps at the engine's 12 fps: people label single squats that fast good, and the
   // frame count read such a turn as two or three frames, one from the fault, by where they fell.
   for (const repS of [0.5, 0.8]) {
@@ -54,9 +55,14 @@ test('a fast smooth squat is no bounce at any sampling phase or frame rate; a re
       assert.deepEqual(bounced(fast).filter(Boolean), [], `${repS} s, phase ${phase}`);
     }
   }
-  // At 30 fps a V-shaped 0.8 s rebound turns in about 0.12 s: a bounce. A smooth 0.6 s rep turns
-  // in about as little time (0.2 of 0.6 s) but eases through the bottom at its own tempo: none.
-  assert.ok(bounced(squats(30, 0.8, rebound)).every(Boolean), bounced(squats(30, 0.8, rebound)).join(' '));
+  // A V-shaped 0.8 s rebound reads the same at 30 fps as at the engine's 12: the pose smoothing
+  // reaches 1/12 s either side at any frame rate (signals.ts POSE_SMOOTH_S). In frames it reached
+  // 0.03 s at 30 fps, where the V turned in about 0.12 s and was a bounce, and 0.08 s at 12 fps,
+  // where it turned in about 0.16 s and was not. A smooth 0.6 s rep eases through the bottom at
+  // its own tempo: no bounce at either rate.
+  for (const phase of [0, 0.02, 0.04]) {
+    assert.deepEqual(bounced(squats(30, 0.8, rebound, phase)), bounced(squats(12, 0.8, rebound, phase)), `phase ${phase}`);
+  }
   assert.deepEqual(bounced(squats(30, 0.6, smooth)).filter(Boolean), []);
   // A rebound in a rep of 1.5 s or more is not judged a bounce.
   assert.deepEqual(bounced(squats(30, 1.6, rebound)).filter(Boolean), []);
@@ -150,5 +156,33 @@ test('squat depth: a fast rep reads the bottom it reached, not the one the pose 
       assert.equal(faulted(out), 0, `${repS} s, phase ${phase}: ${glitched.map((v) => v.toFixed(3))}`);
       glitched.forEach((g, i) => assert.ok(clean[i]! - g < 0.12, `${repS} s, phase ${phase}: ${clean[i]!.toFixed(3)} -> ${g.toFixed(3)}`));
     }
+  }
+});
+
+test('push-up depth: the same reps read at 30, 15 and 12 fps give the same depth within 0.03', () => {
+  // Side-on push-ups of 0.6 and 0.8 s (elbows 178 -> 83 deg, sine-shaped), 1.2 s at the top
+  // between, read at each frame rate from five sampling phases: the mean depth of the valid reps
+  // (full depth 1) differs by at most 0.03 between the rates. The pose smoothing and the peak's
+  // average now reach 1/12 s either side at any rate (signals.ts POSE_SMOOTH_S, averageAround);
+  // in frames they reached 0.03 s at 30 fps and 0.07 s at 15, and 30 fps read 0.05-0.17 deeper
+  // (0.6 s reps: 1.225 against 1.052; now 1.022 against 1.004).
+  const depthAt = (fps: number, repS: number) => {
+    const period = repS + 1.2;
+    const ds = [0, 0.013, 0.027, 0.04, 0.053].flatMap((phaseS) => {
+      const out = analyzePoses(pushUp, series(fps, 0.6 + 4 * period, (t0) => {
+        const t = t0 + phaseS - 0.6, k = t < 0 ? -1 : t % period;
+        return sidePushUp(178 - 95 * (k >= 0 && k < repS ? smooth(k / repS) : 0));
+      }), fps);
+      const valid = out.reps.filter((r) => r.valid);
+      assert.equal(valid.length, 4, `${fps} fps, ${repS} s, phase ${phaseS}: ${valid.length} valid reps`);
+      // The rule's margin is (0.95 - depth) in moderate bands of 0.12 (rules/push-up.ts).
+      return valid.map((r) => 0.95 - 0.12 * marginOf(r, 'push-up-range'));
+    });
+    return ds.reduce((a, b) => a + b, 0) / ds.length;
+  };
+  for (const repS of [0.6, 0.8]) {
+    const [d30, d15, d12] = [30, 15, 12].map((fps) => depthAt(fps, repS));
+    assert.ok(Math.abs(d30! - d15!) <= 0.03 && Math.abs(d30! - d12!) <= 0.03 && Math.abs(d15! - d12!) <= 0.03,
+      `${repS} s reps: ${d30!.toFixed(3)} at 30 fps, ${d15!.toFixed(3)} at 15, ${d12!.toFixed(3)} at 12`);
   }
 });

@@ -94,6 +94,29 @@ test('a clip filmed from two places is named from where it starts; one odd rep i
   assert.equal(clipView(F, ['unknown', F, F]), 'front');
 });
 
+test('smoothPoses averages the same moments at any frame rate: a turn read at 6, 12 and 30 fps gives the same keypoints', () => {
+  // A keypoint on a parabola in time (y = 100 - 400 t^2 px, t in s, the turn at 0.5 s). Smoothed,
+  // each frame is averaged with the poses 1/12 s either side; where no frame falls there they are
+  // read on the curve through the frames around them, which a parabola is, so the frames the rates
+  // share read alike (1.4 px under the curve at each: the average of a turn is lower than it).
+  // Averaged over a frame each side, 6 fps read 5.6 px under it, four times as much as 12 fps.
+  const at = (fps: number) => {
+    const frames = series(fps, 1 + 1 / fps, (t) => sideSquatter({ knee: 170, lean: 0 }).map((k) => ({ ...k, y: 100 - 400 * (t - 0.5) ** 2 })));
+    const smooth = smoothPoses(frames, fps);
+    return new Map(frames.map((f, i) => [f.timeMs, smooth[i]![5]!.y]));
+  };
+  const [r6, r12, r30] = [6, 12, 30].map(at);
+  for (const [ms, y] of r6!) {
+    // Inside the clip (its first and last frames have a neighbour on one side only).
+    if (ms < 300 || ms > 700) continue;
+    const t = Math.round((ms * 6) / 1000) / 6;
+    const expected = 100 - 400 * (t - 0.5) ** 2 - 200 * (1 / 12) ** 2;
+    near(y, expected, 1e-6);
+    near(r12!.get(ms)!, expected, 1e-6);
+    if (r30!.has(ms)) near(r30!.get(ms)!, expected, 1e-6);
+  }
+});
+
 test('fitPoses keeps the height of a turn the smoothing flattens; unseen frames do not pull it', () => {
   // A keypoint on a parabola through a one-frame turn (y = 100 - 10 t^2): the 1-2-1 smoothing reads
   // the turn 5 px low, the local quadratic fit exactly; a frame whose keypoint is unseen (score 0)
@@ -103,8 +126,8 @@ test('fitPoses keeps the height of a turn the smoothing flattens; unseen frames 
     if (i === 1) keypoints[0] = { x: 0, y: 900, score: 0 };
     return { ...f, keypoints };
   });
-  const smooth = smoothPoses(frames);
-  const fitted = fitPoses(frames, smooth);
+  const smooth = smoothPoses(frames, 12);
+  const fitted = fitPoses(frames, smooth, 12);
   near(smooth[3]![5]!.y, 95, 1e-9);
   near(fitted[3]![5]!.y, 100, 1e-9);
   near(fitted[3]![0]!.y, 100, 1e-9);

@@ -3,7 +3,7 @@
 // talking to the camera with bent elbows from counting.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
-import { angleAt, bestSide, joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { angleAt, averageAround, bestSide, joint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, bodyLine, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 
@@ -56,6 +56,18 @@ export function elbowFlare(f: FrameCtx): number {
   if (Math.min(ls.score, rs.score, le.score, re.score) < VISIBLE || !(f.armLen > 0)) return NaN;
   const reach = (Math.abs(le.x - re.x) - Math.abs(ls.x - rs.x)) / 2;
   return (Math.asin(clamp(reach / (UPPER_ARM * f.armLen), -1, 1)) * 180) / Math.PI;
+}
+
+/**
+ * The rep's peak on its signal averaged with its values 1/12 s either side (signals.ts
+ * averageAround): the counter's peak at the engine's 12 fps (a three-frame average), the same
+ * moments at any other rate. The counter's own peak when the rep carries no signal.
+ */
+export function peakInTime(rep: RepView): number {
+  if (!rep.progress) return rep.peakProgress;
+  const fps = rep.fps ?? (rep.frames.length - 1) / Math.max(0.05, rep.durationS);
+  const avg = averageAround(rep.progress, rep.frames.map((f) => f.t), fps, POSE_SMOOTH_S).filter(Number.isFinite);
+  return avg.length ? Math.max(...avg) : NaN;
 }
 
 /** The measure reads on at least half of the rep's frames: enough to judge the rep by it. */
@@ -124,14 +136,16 @@ export const pushUp: ExerciseDef = {
         // above the floor. It reads the same from every side, and unlike the elbow angle it does
         // not depend on how wide the hands are or where the elbows point. Push-ups people call
         // good reach 0.96-1.4; the shallow ones they call bad 0.5-0.95.
-        // Both readings of the bottom fall short of it, each where the other does not: the counter's
-        // peak is averaged with the frames 0.1 s either side (counting.ts), so at 12 fps a fast
-        // turn reads shallower; the level the signal held for 0.1 s (heldOf, as squat depth) is
-        // interpolated between frames, so at 6 fps, frames 0.17 s apart, it cuts under the turn.
-        // The deeper of the two is the depth. Under `--augment pose:half-fps` the counter's peak
-        // alone, before it was read in time, faulted 17 good clips of 71.
+        // Both readings of the bottom fall short of it, each where the other does not: the peak of
+        // the signal averaged with its values 1/12 s either side (peakInTime) reads a fast turn
+        // shallower; the level the signal held for 0.1 s (heldOf, as squat depth) is interpolated
+        // between frames, so at 6 fps, frames 0.17 s apart, it cuts under the turn. The deeper of
+        // the two is the depth. Under `--augment pose:half-fps` the counter's peak alone, before it
+        // was read in time, faulted 17 good clips of 71. Both are read in seconds: the counter's
+        // own peak averages frames (counting.ts), 0.08 s apart at 12 fps and 0.03 s at 30, so a
+        // rep filmed at 30 fps read 0.1-0.2 deeper than the same rep at 15 (rules-tempo.unit).
         const held = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: NaN, open: false };
-        const depth = Math.max(rep.peakProgress, Number.isFinite(held.value) ? held.value : -Infinity);
+        const depth = Math.max(peakInTime(rep), Number.isFinite(held.value) ? held.value : -Infinity);
         if (!Number.isFinite(depth)) return undefined;
         const fault = judge.verdict(0.95 - depth, 0.12, 0.3);
         if (!fault) return null;
