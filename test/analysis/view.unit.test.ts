@@ -9,7 +9,7 @@ import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, type Keypoint } from '../../src/analysis/pose.js';
 import { classifyYaw, clipView, estimateView, facing, facingOver, judgedFrom, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
-import { series } from './synthetic.js';
+import { mirrored, series } from './synthetic.js';
 
 const FPS = 10;
 const standing = (yaw: number) => buildContext(series(FPS, 1, () => project(body({ kneeBend: 20 }), yaw)), FPS);
@@ -320,4 +320,18 @@ test('the hips spreading with the shoulders is read frame by frame over the clip
   // facing: the same side view, where its own hips (0.44 of the shoulders) would have been a diagonal.
   assert.equal(classifyYaw(58, -1, 0.15, -0.5, -0.22), 'diagonal');
   assert.equal(classifyYaw(58, -1, 0.15, -0.5, -0.22, { away: true, hipsFollow: false }), 'side');
+});
+
+test('the camera angle is the same filmed mirrored, with depth, from every side: every cue is left-right symmetric', () => {
+  // Mirrored (the picture flipped, the model's left and right swapped): the clip's angle and each
+  // rep's must not move, from the front round through the back, rear diagonals included.
+  const wave = (t: number) => { const k = (t % 3) - 0.5; return k > 0 && k < 2 ? (1 - Math.cos(Math.PI * k)) / 2 : 0; };
+  const arms = { raise: 60, plane: 0, bend: 40 };
+  // Yaws off the 30 deg steps: the figure read at exactly 30 deg sits on the front/diagonal limit.
+  for (let yaw = 15; yaw < 360; yaw += 30) {
+    const poses = series(FPS, 9, (t) => withDepth(body({ kneeBend: 100 * wave(t), tilt: 30 * wave(t), left: arms, right: arms }), yaw));
+    const as = analyzePoses(exerciseDef('squat')!, poses, FPS), flipped = analyzePoses(exerciseDef('squat')!, poses.map(mirrored), FPS);
+    assert.equal(flipped.view, as.view, `yaw ${yaw}`);
+    assert.deepEqual(flipped.reps.map((r) => r.view), as.reps.map((r) => r.view), `yaw ${yaw}, each rep`);
+  }
 });
