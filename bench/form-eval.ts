@@ -22,7 +22,7 @@ import { COMFORT_BANDS, pointsFor } from '../src/analysis/rules/near-limit.js';
 import { qualityScore } from '../src/analysis/feedback.js';
 import type { ExerciseDef } from '../src/analysis/exercise.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
-import { readPoseFiles, writePoseFiles } from './pose-files.js';
+import { poseFilesExist, readPoseFiles, writePoseFiles } from './pose-files.js';
 import type { Augmentation } from './augment.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -504,13 +504,23 @@ export function flipTotals(fs: readonly VerdictFlips[]): string {
  * the folder after changing the pose stack itself (tracker, decoder), which the key does not see.
  */
 export async function cachedPoses(dir: string, key: string, path: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
-  const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
-  const base = join(dir, `${sha}-${key.replace(/[^\w.-]+/g, '_')}`);
+  const base = poseCacheBase(dir, key, path);
   const hit = readPoseFiles(base);
   if (hit) return hit;
   const x = await extract();
   writePoseFiles(base, x);
   return x;
+}
+
+/** Where cachedPoses keeps a clip's poses: keyed by the file's SHA-256 and `key`. */
+function poseCacheBase(dir: string, key: string, path: string): string {
+  const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
+  return join(dir, `${sha}-${key.replace(/[^\w.-]+/g, '_')}`);
+}
+
+/** Whether cachedPoses would read the clip's poses rather than extract them. */
+export function hasCachedPoses(dir: string, key: string, path: string): boolean {
+  return poseFilesExist(poseCacheBase(dir, key, path));
 }
 
 export interface FormEvalOptions {

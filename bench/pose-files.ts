@@ -10,8 +10,10 @@ import type { PackedPose } from '../src/analysis/pose.js';
 interface Layout { stride: number; n: number; depth: boolean; cuts: number[] }
 
 /** The poses stored under `base`, or null when they are not there. */
+export const poseFilesExist = (base: string): boolean => existsSync(`${base}.json`) && existsSync(`${base}.bin`);
+
 export function readPoseFiles(base: string): ExtractedPoses | null {
-  if (!existsSync(`${base}.json`) || !existsSync(`${base}.bin`)) return null;
+  if (!poseFilesExist(base)) return null;
   // Older files also carry rowLen; it is always the one computed here.
   const { stride, n, depth, cuts, rowLen: _r, ...rest } = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<ExtractedPoses, 'poses'> & Layout & { rowLen?: number };
   const buf = readFileSync(`${base}.bin`);
