@@ -135,8 +135,8 @@ function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
  * its depth can, and the ears are the head's own reference, which a torso leaning toward or away
  * from the camera does not move: the shared overhead extension filmed from behind-side read its
  * nose against the shoulders at -0.3, and +1 filmed mirrored; against the ears -1 both ways round.
- * Without depth, a face whose eyes and nose are all unseen while both shoulders are seen is turned
- * away.
+ * Without depth, a face whose eyes and nose are all unseen while both shoulders and an ear are
+ * seen is turned away.
  */
 export function facing(f: FrameCtx): number {
   const n = f.p[KP.nose]!, ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, le = f.p[KP.leftEar]!, re = f.p[KP.rightEar]!;
@@ -151,8 +151,11 @@ export function facing(f: FrameCtx): number {
     const earsSeen = le.z !== undefined && re.z !== undefined && Math.min(le.score, re.score) >= VISIBLE;
     return earsSeen ? (shoulders + toward((le.z! + re.z!) / 2)) / 2 : shoulders;
   }
+  // A face unseen is turned away only where the head is in the picture: from behind the ears show
+  // (and BlazePose sees them); a close-up with the head out of the frame shows neither.
   const face = Math.max(n.score, f.p[KP.leftEye]!.score, f.p[KP.rightEye]!.score);
-  return face < 0.1 ? -1 : face >= VISIBLE ? 1 : 0;
+  if (face >= VISIBLE) return 1;
+  return face < 0.1 && Math.max(le.score, re.score) >= VISIBLE ? -1 : 0;
 }
 
 /** Visibility of the less visible elbow: low when the far arm is hidden, as seen side-on. */

@@ -280,6 +280,10 @@ test('facing: the nose behind the shoulders and behind the ears is a face turned
   });
   assert.equal(facing(flat(180, 0.05)), -1);
   assert.equal(facing(flat(0, 0.9)), 1);
+  // A close-up with the head out of the frame: no face and no ears either, so no facing at all (the
+  // shared close-up curl was read as turned away and named back).
+  const headless = at(0, (k) => { for (const i of [KP.nose, KP.leftEye, KP.rightEye, KP.leftEar, KP.rightEar]) k[i] = { x: k[i]!.x, y: k[i]!.y, score: 0.02 }; });
+  assert.equal(facing(headless), 0);
 });
 
 test('facing is not read on a torso lying down: a plank at a diagonal with the nose behind the shoulders is no back view', () => {
