@@ -3,7 +3,7 @@
 import type { AnalysisResult, Issue, RepStrength } from './result.js';
 import { buildContext, type ExerciseDef, type Finding, type FormRule, type FrameCtx, type RepView } from './exercise.js';
 import { kpAt, KP, type AnyPose } from './pose.js';
-import type { Attempt } from './reps.js';
+import { MAX_BRIDGE_S, type Attempt } from './reps.js';
 import { countSeries, mergeSides, relativeThresholds, shotRanges } from './counting.js';
 import { findCuts } from './shots.js';
 import { findPeriod, poseFeatures } from './periodicity.js';
@@ -181,11 +181,53 @@ function countingSignal(def: ExerciseDef, ctx: FrameCtx[], shots: [number, numbe
   const own = progressByShot(def, ctx, shots);
   const gated = ctx.filter((f) => def.gate(f)).length;
   const read = own.progress.filter(Number.isFinite).length;
-  if (def.id === anyMovement.id || gated < fps || read >= READABLE * gated) return { ...own, countedOn: 'exercise' as const };
+  if (def.id === anyMovement.id || gated < fps) return { ...own, countedOn: 'exercise' as const };
+  if (read >= READABLE * gated) return { ...own, progress: bridgedByMovement(def, ctx, shots, own.progress, fps), countedOn: 'exercise' as const };
   const moved = progressByShot(anyMovement, ctx, shots);
   const none = new Array<number>(ctx.length).fill(NaN);
   const progress = moved.progress.map((v, i) => (def.gate(ctx[i]!) ? v : NaN));
   return { progress, left: none, right: none, countedOn: 'movement' as const };
+}
+
+/** Pearson correlation the whole-body movement must have with the exercise's signal to bridge it. */
+const BRIDGE_R = 0.8;
+
+/**
+ * The exercise's progress with its short gaps (frames in the exercise's posture whose joints went
+ * out of the picture, up to MAX_BRIDGE_S) read on the whole-body movement, mapped onto the
+ * exercise's scale by a straight-line fit over the frames where both are read, when the two move
+ * together (correlation BRIDGE_R or more).
+ */
+function bridgedByMovement(def: ExerciseDef, ctx: FrameCtx[], shots: [number, number][], progress: number[], fps: number): number[] {
+  const gaps: [number, number][] = [];
+  for (let i = 0; i < progress.length; i++) {
+    if (Number.isFinite(progress[i]!) || !def.gate(ctx[i]!)) continue;
+    let j = i;
+    while (j < progress.length && !Number.isFinite(progress[j]!) && def.gate(ctx[j]!)) j++;
+    if (i > 0 && j < progress.length && Number.isFinite(progress[i - 1]!) && Number.isFinite(progress[j]!) && j - i <= MAX_BRIDGE_S * fps) gaps.push([i, j]);
+    i = j;
+  }
+  if (!gaps.length) return progress;
+  const moved = progressByShot(anyMovement, ctx, shots).progress;
+  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+  moved.forEach((x, i) => {
+    const y = progress[i]!;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y;
+  });
+  const cxx = sxx - (sx * sx) / n, cyy = syy - (sy * sy) / n, cxy = sxy - (sx * sy) / n;
+  if (n < 2 * fps || !(cxx > 0 && cyy > 0) || Math.abs(cxy) / Math.sqrt(cxx * cyy) < BRIDGE_R) return progress;
+  const b = cxy / cxx, a = (sy - b * sx) / n;
+  const out = progress.slice();
+  const at = (k: number) => a + b * moved[k]!;
+  for (const [i, j] of gaps) {
+    // Pinned to the exercise's own reading at both edges (the fit's offset there, blended across):
+    // the movement says how the rep went on in the gap, the exercise's signal where it stood.
+    const d0 = progress[i - 1]! - at(i - 1), d1 = progress[j]! - at(j);
+    if (!Number.isFinite(d0) || !Number.isFinite(d1)) continue;
+    for (let k = i; k < j; k++) if (Number.isFinite(moved[k]!)) out[k] = at(k) + d0 + ((d1 - d0) * (k - i + 1)) / (j - i + 1);
+  }
+  return out;
 }
 
 /** The repetition period in frames over the attempts' span, when the poses are clearly periodic. */
