@@ -155,6 +155,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // signal's peak averaged over the same 1/12 s (rules/push-up.ts peakInTime): at the engine's 12 fps
 // nothing changes; a clip read at another rate (jumping jacks at 15 fps, a video under 12 fps) can
 // differ in keypoints, counts, issues and scores for the same video; poses are those of /10.
+// Also in /11 (issue 20g, second change): a named exercise reads a short gap in its own signal
+// (joints out of the picture in its posture) on the whole-body movement when the two move together
+// (pipeline.ts bridgedByMovement): counts, and the rules reading the rep's signal, can differ for
+// the same video (no shared clip as filmed moved).
 export const ENGINE_VERSION = 'pose-engine/11';
 
 /**
