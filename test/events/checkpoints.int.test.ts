@@ -17,11 +17,7 @@ import { removeDir } from '../support/remove-dir.js';
 const at = '2026-01-01T00:00:00.000Z';
 const suspended = (n: number): LedgerEvent => ({ type: 'KeySuspended', data: { keyId: `k${n}`, at } });
 
-function freshDir(t: { after(fn: () => void): void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'rc-ckpt-'));
-  t.after(() => removeDir(dir));
-  return dir;
-}
+const freshDir = () => mkdtempSync(join(tmpdir(), 'rc-ckpt-'));
 
 const sizeOf = (path: string) => statSync(path).size;
 
@@ -32,10 +28,12 @@ async function within(ms: number, ok: () => boolean): Promise<boolean> {
 }
 
 test('the ledger written on its writer thread is checkpointed by the checkpointer thread, not at 1,000 pages in a commit', async (t) => {
-  const path = join(freshDir(t), 'ledger.db');
+  const dir = freshDir();
+  const path = join(dir, 'ledger.db');
   const store = new SqliteEventStore(path, { writer: 'thread' });
-  // Registered before the directory's removal (t.after runs in order): the store stops first.
+  // The store closes before its directory goes (t.after hooks run in the order registered).
   t.after(() => store.close());
+  t.after(() => removeDir(dir));
   for (let i = 0; i < 400 && !store.writesOnThread; i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(store.writesOnThread, 'the writer thread booted');
   const before = sizeOf(path);
@@ -46,12 +44,14 @@ test('the ledger written on its writer thread is checkpointed by the checkpointe
 });
 
 test("a server's read-model connections hand their checkpoints to the checkpointer thread and take them back at close", async (t) => {
-  const path = join(freshDir(t), 'read-models.db');
+  const dir = freshDir();
+  const path = join(dir, 'read-models.db');
   const live = openLiveReadModels(path, { checkpointsOffThread: true });
   let closed = false;
   t.after(() => {
     if (!closed) live.close();
   });
+  t.after(() => removeDir(dir));
   const db = live.current();
   const companion = live.companion();
   assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 0, 'no checkpoint in the event loop connection\'s commits');

@@ -38,11 +38,14 @@ function start(): void {
   starting = undefined;
   if (handedOver.size === 0) return;
   const worker = new Worker(BOOT, { workerData: { entry: ENTRY, tickMs: TICK_MS } satisfies CheckpointerData });
-  // Never what keeps a process alive. One that dies is started again at the next hand-over, and is
-  // told every file handed over by then.
+  // Never what keeps a process alive. One that dies unasked is started again after the same delay
+  // and told every file still handed over: the connections that handed them over checkpoint no
+  // more, so without it their WALs would grow for as long as the server runs.
   worker.unref();
   const gone = () => {
-    if (thread === worker) thread = undefined;
+    if (thread !== worker) return; // terminated when nothing was left to watch
+    thread = undefined;
+    if (handedOver.size > 0) starting ??= setTimeout(start, START_AFTER_MS).unref();
   };
   worker.on('error', gone);
   worker.on('exit', gone);
