@@ -112,7 +112,7 @@ export function shoulderOverlap(f: FrameCtx): number {
  * down (a crunch, a bench press) or in a plank, the shoulders' order across the picture says which
  * way the head points, not where the face is. The shoulders stand above the hips by half the torso.
  */
-function upright(f: FrameCtx): boolean {
+function shouldersAboveHips(f: FrameCtx): boolean {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   return (lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen;
 }
@@ -120,7 +120,7 @@ function upright(f: FrameCtx): boolean {
 function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return null;
-  if (!upright(f)) return null;
+  if (!shouldersAboveHips(f)) return null;
   const squareOn = squareOnSpan(f);
   if (!(squareOn > 0)) return null;
   return { shoulders: (ls.x - rs.x) / squareOn, hips: (lh.x - rh.x) / squareOn };
@@ -142,7 +142,7 @@ export function facing(f: FrameCtx): number {
   const n = f.p[KP.nose]!, ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, le = f.p[KP.leftEar]!, re = f.p[KP.rightEar]!;
   if (Math.min(ls.score, rs.score) < VISIBLE) return 0;
   // Hips unseen (a close-up, a bench in the way), the torso is taken as upright, as before.
-  if (Math.min(f.p[KP.leftHip]!.score, f.p[KP.rightHip]!.score) >= VISIBLE && !upright(f)) return NaN;
+  if (Math.min(f.p[KP.leftHip]!.score, f.p[KP.rightHip]!.score) >= VISIBLE && !shouldersAboveHips(f)) return NaN;
   if (n.z !== undefined && ls.z !== undefined && rs.z !== undefined && n.score >= VISIBLE) {
     const span = Math.hypot(ls.x - rs.x, ls.y - rs.y);
     if (!(span > 0)) return 0;
@@ -303,7 +303,7 @@ export function lyingSpan(frames: readonly FrameCtx[]): number {
     if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) continue;
     seen++;
     const squareOn = squareOnSpan(f);
-    if (upright(f) || !(squareOn > 0)) continue;
+    if (shouldersAboveHips(f) || !(squareOn > 0)) continue;
     lying.push(Math.hypot(ls.x - rs.x, ls.y - rs.y) / squareOn);
   }
   return lying.length >= Math.max(1, seen / 2) ? quantile(lying, 0.5) : NaN;
