@@ -21,9 +21,11 @@ import { marginOf } from '../src/analysis/rules/common.js';
 import { COMFORT_BANDS, pointsFor } from '../src/analysis/rules/near-limit.js';
 import { qualityScore } from '../src/analysis/feedback.js';
 import type { ExerciseDef } from '../src/analysis/exercise.js';
+import type { AnyPose } from '../src/analysis/pose.js';
 import { formVideosDir, videosDir } from './shared-videos.js';
 import { poseFilesExist, readPoseFiles, writePoseFiles } from './pose-files.js';
 import type { Augmentation } from './augment.js';
+import { NEAR_LIMIT_BANDS, repUncertainties } from './uncertainty.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -128,23 +130,32 @@ export interface RepMargins {
   other: boolean;
   /** The sum of the rep's issue impacts (its score before near-limit points); absent in old rows. */
   impacts?: number;
+  /**
+   * Each rule's standard error of its margin from the clip's own pose jitter (moderate bands,
+   * bench/uncertainty.ts), for the rules read within NEAR_LIMIT_BANDS of their limit or past it.
+   */
+  uncertain?: Record<string, number>;
 }
 
-export function formRow(c: FormClip, out: PipelineOutput, def?: ExerciseDef): FormRow {
+/** A clip's row; with the `poses` it was judged on, each near-limit reading's standard error too. */
+export function formRow(c: FormClip, out: PipelineOutput, def?: ExerciseDef, poses?: readonly AnyPose[]): FormRow {
   const reps = out.result.repetitions;
   const issues: Record<string, number> = {};
   for (const r of reps) for (const n of new Set(r.issues.map((i) => i.name))) issues[n] = (issues[n] ?? 0) + 1;
   const contradictions = storyContradictions(out.result).length;
+  const us = def && poses ? repUncertainties(def, out.reps, poses) : [];
   const measured = def && out.reps.length === reps.length ? reps.map((r, i): RepMargins => {
     const margins: Record<string, number> = {};
     for (const rule of def.rules) {
       const m = marginOf(out.reps[i]!, rule.id);
       if (Number.isFinite(m)) margins[rule.id] = m;
     }
+    const uncertain = us[i] ?? {};
     const ids = r.issues.map((x) => def.rules.find((rule) => rule.name === x.name)?.id);
     return {
       margins, faulted: ids.filter((id): id is string => !!id && id in margins), other: ids.some((id) => !id || !(id in margins)),
       impacts: r.issues.reduce((a, x) => a + x.impact_on_score, 0),
+      ...(Object.keys(uncertain).length ? { uncertain } : {}),
     };
   }) : undefined;
   return {
@@ -422,6 +433,52 @@ export function formatHeadroom(h: readonly GoodHeadroom[]): string {
     ...h.map((r) => `  ${r.rule.padEnd(22)} ${r.bySource.map((b) => `${b.source.split('/')[0]} ${b.closest.toFixed(2)} (${b.clips})`).join(', ')}`)].join('\n');
 }
 
+/** One rule's readings near its limit, in the units of their own standard error (nearLimitInSe). */
+export interface SeReadings {
+  rule: string;
+  /** Reps past the limit, and how many of them by at most one standard error; passes within one of it. */
+  good: { past: number; withinOne: number; passWithinOne: number };
+  bad: { past: number; withinOne: number; passWithinOne: number };
+  /** Median standard error, moderate bands. */
+  medianSe: number;
+}
+
+/**
+ * Per rule, over the reps of good and of bad clips: readings past the limit, those past it by at
+ * most one standard error of the reading (bench/uncertainty.ts), and passes within one standard
+ * error of it. A limit whose good clips' faults sit within the jitter would be helped by requiring
+ * a margin of a standard error; issue 16o found the faults within it on bad clips only.
+ */
+export function nearLimitInSe(rows: readonly FormRow[]): SeReadings[] {
+  const out = new Map<string, SeReadings>();
+  const us = new Map<string, number[]>();
+  for (const row of rows) {
+    if (row.form !== 'good' && row.form !== 'bad') continue;
+    for (const r of row.reps ?? []) {
+      for (const [rule, u] of Object.entries(r.uncertain ?? {})) {
+        const d = out.get(rule) ?? { rule, good: { past: 0, withinOne: 0, passWithinOne: 0 }, bad: { past: 0, withinOne: 0, passWithinOne: 0 }, medianSe: NaN };
+        const m = r.margins[rule]!, side = d[row.form];
+        if (m > 0) side.past++;
+        if (m > 0 && m <= u) side.withinOne++;
+        if (m <= 0 && m > -u) side.passWithinOne++;
+        out.set(rule, d);
+        us.set(rule, [...(us.get(rule) ?? []), u]);
+      }
+    }
+  }
+  return [...out.values()].sort((a, b) => a.rule.localeCompare(b.rule)).map((d) => {
+    const u = us.get(d.rule)!.sort((a, b) => a - b);
+    return { ...d, medianSe: u[Math.floor(u.length / 2)]! };
+  });
+}
+
+export function formatSe(n: readonly SeReadings[]): string {
+  const side = (x: SeReadings['good']) => `past ${x.past} (within 1 SE ${x.withinOne}), passed within 1 SE ${x.passWithinOne}`;
+  return [`readings within ${NEAR_LIMIT_BANDS} band of each limit against their standard error from the clip's pose jitter (bench/uncertainty.ts; reps; SE in moderate bands):`,
+    ...n.map((d) => `  ${d.rule.padEnd(22)} good: ${side(d.good)}; bad: ${side(d.bad)}; median SE ${d.medianSe.toFixed(2)}`),
+    ...(n.length ? [] : ['  (none)'])].join('\n');
+}
+
 /** How one variant of the clips (bench/augment.ts, a `pose:` one) moved their verdicts (verdictFlips). */
 export interface VerdictFlips {
   variant: string;
@@ -571,6 +628,8 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
     if (!def) { skipped.push(`${c.file} (${c.exercise})`); continue; }
     const input = { videoPath: c.path, exerciseId: c.exercise };
     let out: PipelineOutput;
+    // The raw poses, for the readings' standard errors (not on the never-tuned set: nothing there is read rule by rule).
+    let judgedPoses: ExtractedPoses['poses'] | undefined;
     if (opts.poseCache || augment.length) {
       const key = `${modelName} ${def.sampleFps ?? 12}fps`;
       const missing = new Error('not cached');
@@ -580,11 +639,12 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
         : await engine.extractPoses(input);
       if (!x) continue;
       out = analyzePoses(def, x.poses, x.fps);
+      if (opts.set !== 'holdout') judgedPoses = x.poses;
       if (augment.length) judged.push({ c, def, x });
     } else {
       out = await engine.analyzeDetailed(input);
     }
-    const r = formRow(c, out, def);
+    const r = formRow(c, out, def, judgedPoses);
     rows.push(r);
     if (showRows) {
       const issues = Object.entries(r.issues).map(([n, k]) => `${n} x${k}`).join('; ');
@@ -613,7 +673,8 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   if (opts.set !== 'holdout') console.log(`${formatLoso(leaveOneSourceOut(rows))}
 ${formatLosoAuc(leaveOneSourceOutAuc(rows))}
 ${formatSeparation(ruleSeparation(rows))}
-${formatHeadroom(goodHeadroom(rows))}`);
+${formatHeadroom(goodHeadroom(rows))}
+${formatSe(nearLimitInSe(rows))}`);
   console.log(`\nform, ${opts.set}: ${formatFigures(formFigures(rows))}`);
   if (augment.length) {
     const base = new Map(rows.map((r) => [r.file, r]));

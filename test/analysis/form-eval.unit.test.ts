@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auc, flaggedAt, formFigures, formHoldout, goodHeadroom, leaveOneSourceOut, leaveOneSourceOutAuc, loadFormClips, minQualityAt, pickFormHoldout, ruleSeparation, sourceSpread, verdictFlips, type FormRow } from '../../bench/form-eval.js';
+import { auc, flaggedAt, formFigures, formHoldout, goodHeadroom, leaveOneSourceOut, leaveOneSourceOutAuc, loadFormClips, minQualityAt, nearLimitInSe, pickFormHoldout, ruleSeparation, sourceSpread, verdictFlips, type FormRow } from '../../bench/form-eval.js';
 import { COMFORT_BANDS, pointsFor } from '../../src/analysis/rules/near-limit.js';
 import { formVideosDir } from '../../bench/shared-videos.js';
 
@@ -145,4 +145,19 @@ test('verdict flips: a variant\'s verdicts and issues against the clips as filme
   // The clips as filmed against themselves: nothing moves.
   const same = verdictFlips('none', filmed, new Map(filmed.map((r) => [r.file, r])));
   assert.deepEqual([same.flagChanged, same.rulesChanged, same.repIssuesChanged, same.byRule.length], [0, 0, 0, 0]);
+});
+
+test('readings against their standard error: faults within one, past it, and passes within one, by good and bad clips', () => {
+  const row = (form: 'good' | 'bad', reps: { m: number; u: number }[]): FormRow => ({
+    file: 'x', exercise: 'push-up', form, fault: null, view: 'side', attempts: reps.length, valid: reps.length, flagged: reps.some((r) => r.m > 0),
+    minQuality: 100, issues: {}, contradictions: 0,
+    reps: reps.map(({ m, u }) => ({ margins: { 'push-up-hips': m }, faulted: m > 0 ? ['push-up-hips'] : [], other: false, uncertain: { 'push-up-hips': u } })),
+  });
+  const [hips] = nearLimitInSe([
+    row('good', [{ m: 0.05, u: 0.1 }, { m: -0.05, u: 0.1 }, { m: -0.5, u: 0.1 }]),
+    row('bad', [{ m: 0.3, u: 0.1 }, { m: 0.1, u: 0.1 }, { m: 2, u: 0.4 }]),
+  ]);
+  assert.deepEqual(hips!.good, { past: 1, withinOne: 1, passWithinOne: 1 });
+  assert.deepEqual(hips!.bad, { past: 3, withinOne: 1, passWithinOne: 0 });
+  assert.equal(hips!.medianSe, 0.1);
 });
