@@ -9,7 +9,7 @@
 // side are merged for exercises done one arm at a time. Each shot (cuts: shots.ts) has its own
 // range, and the count runs across shots. Pure: tested on synthetic series.
 import { MAX_BRIDGE_S, segmentReps, type Attempt, type Thresholds } from './reps.js';
-import { quantile, smoothSeries } from './signals.js';
+import { averageAround, POSE_SMOOTH_S, quantile } from './signals.js';
 
 /**
  * Hysteresis thresholds in units of the shot's own range (0 = its rest, 1 = its typical peak). A
@@ -203,6 +203,8 @@ export interface CountOptions {
   period?: number;
   /** Frames whose progress is read on joints the model only guessed (ExerciseDef.guessed). */
   guessed?: readonly boolean[];
+  /** The frames' times (ms), where frames were lost; evenly at `fps` when absent. */
+  timesMs?: readonly number[];
 }
 
 /** Consecutive attempts whose peaks are closer than `minGap` frames become one. */
@@ -263,18 +265,17 @@ export function guessedTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'e
 }
 
 /**
- * The progress is averaged with the frame on each side when those are this close in time (seconds),
- * as they are at 10 fps and more: a one-frame glitch cannot make or break a rep. Further apart they
- * are other moments of the rep: at 6 fps a neighbour is a sixth of a second away, and averaging it
- * in flattened quick tops and lifted a clip's opening reading past the entry threshold: the shared
- * preacher curl and bent-over row lost 1 and 2 reps read at 6 fps (bench/augment.ts pose:half-fps).
- * Never wider than a frame each side: at 30 fps three would span 0.2 s and blur a rebound's quick
- * turn at the bottom (rules-tempo.unit).
+ * The progress is averaged with its values this long before and after each frame, seconds
+ * (signals.ts averageAround, the reading the pose smoothing makes of poses): a one-frame glitch
+ * cannot make or break a rep. At the engine's 12 fps that is one frame each side, the three-frame
+ * average it always was. It was set in frames, with a cut-off (issue 20f): at 6 fps a neighbour is
+ * a sixth of a second away, and averaging it in flattened quick tops and lifted a clip's opening
+ * reading past the entry threshold (the shared preacher curl and bent-over row lost 1 and 2 reps
+ * read at 6 fps), so under 10 fps nothing was smoothed, and at 30 fps the frames 0.03 s away were.
+ * In seconds, one movement filmed at any rate is averaged over the same moments, read between the
+ * frames where none falls there; a lost frame leaves a gap in time, not a nearer neighbour.
  */
-export const SMOOTH_S = 0.1;
-
-/** Frames each side averaged at `fps` (see SMOOTH_S): one, or none under 10 fps. */
-export const smoothingRadius = (fps: number) => (1 / fps <= SMOOTH_S + 1e-9 ? 1 : 0);
+export const COUNT_SMOOTH_S = POSE_SMOOTH_S;
 
 /**
  * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
@@ -282,7 +283,8 @@ export const smoothingRadius = (fps: number) => (1 / fps <= SMOOTH_S + 1e-9 ? 1 
  */
 export function countSeries(progress: readonly number[], opts: CountOptions): Attempt[] {
   const shots = shotRanges(progress.length, opts.cuts ?? []);
-  const smooth = smoothSeries([...progress], smoothingRadius(opts.fps));
+  const times = opts.timesMs ?? progress.map((_, i) => (i * 1000) / opts.fps);
+  const smooth = averageAround(progress, times, opts.fps, COUNT_SMOOTH_S);
   const rel = relativeSeries(smooth, shots);
   // A clip that ends while the person is more than halfway back from the peak ends after the
   // rep's work is done (the camera stopped on the way down): that rep counts.
