@@ -154,13 +154,15 @@ export function splitAtGaps(rel: readonly number[], attempts: Attempt[]): Attemp
  *   began or ended in it; a dropout at rest adds nothing;
  * - the rhythm has room for one rep there and expects one: between two counted reps whose peaks
  *   are about two periods apart (1.5-2.6) with the gap between them, or, at either end of the set,
- *   the gap about a period (0.6-1.5) from the nearest counted rep.
+ *   the gap about a period (0.6-1.5) from the nearest counted rep. The rhythm's reps are those
+ *   `counts` says the caller counts: a rep whose own top went out of sight is one (hiddenTop), though
+ *   the hysteresis left it unjudged (at 6 fps two such reps of the rear-diagonal row in a row).
  * A gap that hides a whole cycle with rest on both edges (the hands out of view through a jumping
  * jack) is not counted: nothing read says a rep happened there but the rhythm itself.
  */
-export function unseenReps(rel: readonly number[], attempts: Attempt[], period: number, maxGap: number): Attempt[] {
+export function unseenReps(rel: readonly number[], attempts: Attempt[], period: number, maxGap: number, counts: (a: Attempt) => boolean = (a) => a.valid): Attempt[] {
   const exit = relativeThresholds.exit;
-  const counted = attempts.filter((a) => a.valid);
+  const counted = attempts.filter((a) => a.valid), beats = attempts.filter(counts);
   const added: Attempt[] = [];
   for (let g0 = 1; g0 < rel.length; g0++) {
     if (Number.isFinite(rel[g0]!) || !Number.isFinite(rel[g0 - 1]!)) continue;
@@ -177,7 +179,7 @@ export function unseenReps(rel: readonly number[], attempts: Attempt[], period: 
     if (!(rel[start]! <= exit) || !(rel[end]! <= exit)) continue;
     if (counted.some((a) => a.start <= end && a.end >= start)) continue;
     const centre = (g0 - len + 1 + g1) / 2;
-    const prev = counted.filter((a) => a.peak < start).at(-1)?.peak, next = counted.find((a) => a.peak > end)?.peak;
+    const prev = beats.filter((a) => a.peak < start).at(-1)?.peak, next = beats.find((a) => a.peak > end)?.peak;
     const fits = prev !== undefined && next !== undefined
       ? next - prev >= 1.5 * period && next - prev <= 2.6 * period && centre - prev >= 0.5 * period && next - centre >= 0.5 * period
       : [prev, next].some((p) => p !== undefined && Math.abs(centre - p) >= 0.6 * period && Math.abs(centre - p) <= 1.5 * period);
@@ -223,10 +225,15 @@ export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
 }
 
 /**
- * Frames the joints of a repetition's far end are hidden for, at least, to read as its top unseen
- * (a single lost frame is noise, and smoothing already bridges it).
+ * Seconds the joints of a repetition's far end are hidden for, at least, to read as its top unseen:
+ * two frames at the engine's 12 fps (a single lost frame there is noise, and smoothing already
+ * bridges it). In frames, the same second of a row read at 6 fps hid its top for one frame, not
+ * two, and the rep was lost (the shared rear-diagonal row 11 -> 9 at half the rate).
  */
-const HIDDEN_TOP_FRAMES = 2;
+export const HIDDEN_TOP_S = 2 / 12;
+
+/** HIDDEN_TOP_S in frames at `fps`, at least one: two at 12 fps, one at 6, five at 30. */
+export const hiddenTopFrames = (fps: number) => Math.max(1, Math.ceil(HIDDEN_TOP_S * fps - 1e-9));
 
 /**
  * Whether the attempt's top was out of sight: the joints the signal reads went unseen for a while
@@ -238,14 +245,14 @@ const HIDDEN_TOP_FRAMES = 2;
  * on the way up and came back high on the way down went through the top in between. Such a rep
  * whose seen readings never cross the entry threshold is an attempt too (reps.ts hiddenTopFrames).
  */
-export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'returned'>): boolean {
+export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'returned'>, fps: number): boolean {
   if (!a.returned) return false;
   const inRep = relativeThresholds.exit;
   for (let j = a.start + 1; j < a.end; j++) {
     if (Number.isFinite(rel[j]!) || !Number.isFinite(rel[j - 1]!)) continue;
     let k = j;
     while (k < a.end && !Number.isFinite(rel[k]!)) k++;
-    if (k - j >= HIDDEN_TOP_FRAMES && rel[j - 1]! >= inRep && Number.isFinite(rel[k]!) && rel[k]! >= inRep) return true;
+    if (k - j >= hiddenTopFrames(fps) && rel[j - 1]! >= inRep && Number.isFinite(rel[k]!) && rel[k]! >= inRep) return true;
     j = k;
   }
   return false;
@@ -288,7 +295,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   const rel = relativeSeries(smooth, shots);
   // A clip that ends while the person is more than halfway back from the peak ends after the
   // rep's work is done (the camera stopped on the way down): that rep counts.
-  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5, hiddenTopFrames: HIDDEN_TOP_FRAMES };
+  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5, hiddenTopFrames: hiddenTopFrames(opts.fps) };
   let found = segmentReps(rel, segment);
   // A clip of a single rep that starts mid-rep never shows the rest before it, so nothing above
   // found an attempt. Then the one excursion the clip opens in is an attempt: it counts when the
@@ -303,7 +310,8 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const long = (a: Attempt) => a.end - a.start > 1.7 * period;
     attempts = attempts.flatMap((a) => (long(a) ? splitAtValleys(rel, [a], 0.25) : [a]));
     attempts = attempts.flatMap((a) => (long(a) ? splitAtGaps(rel, [a]) : [a]));
-    attempts = unseenReps(rel, attempts, period, Math.round(MAX_BRIDGE_S * opts.fps));
+    // A rep whose top went out of sight counts (judged below): the rhythm expects it as a rep.
+    attempts = unseenReps(rel, attempts, period, Math.round(MAX_BRIDGE_S * opts.fps), (a) => a.valid || hiddenTop(rel, a, opts.fps));
   }
   const judged = attempts.map((a) => {
     let peak = a.peak;
@@ -311,7 +319,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
     const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
-    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a) || !!a.unseenTop) &&
+    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a, opts.fps) || !!a.unseenTop) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
     return { ...a, peak, peakProgress, valid };
   });
