@@ -3,7 +3,8 @@
 import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { facing } from '../view.js';
-import { bestSide, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
+import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
+import { acrossBody, dist3d, legPitch, thighDrop, thighLength3d } from './squat-level.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -66,8 +67,10 @@ export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, 
 export function kneeToAnkleWidth(f: FrameCtx): number {
   const lk = f.p[KP.leftKnee]!, rk = f.p[KP.rightKnee]!, la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!;
   if (Math.min(lk.score, rk.score, la.score, ra.score) < VISIBLE) return NaN;
-  const ankles = Math.abs(la.x - ra.x);
-  return ankles > 0 ? Math.abs(lk.x - rk.x) / ankles : NaN;
+  // Along the body's left-right axis where the model gives depth (squat-level.ts acrossBody), else across the picture.
+  const x = acrossBody(f) ?? ((k: number) => f.p[k]!.x);
+  const ankles = Math.abs(x(KP.leftAnkle) - x(KP.rightAnkle));
+  return ankles > 0 ? Math.abs(x(KP.leftKnee) - x(KP.rightKnee)) / ankles : NaN;
 }
 
 /**
@@ -76,15 +79,18 @@ export function kneeToAnkleWidth(f: FrameCtx): number {
  */
 export function kneeCollapse(f: FrameCtx): number {
   const legs = [[KP.leftKnee, KP.leftAnkle], [KP.rightKnee, KP.rightAnkle]] as const;
-  const ankles = legs.map(([, a]) => f.p[a]!);
-  if (ankles.some((a) => a.score < VISIBLE)) return NaN;
-  const midX = (ankles[0]!.x + ankles[1]!.x) / 2;
+  if (legs.some(([, a]) => f.p[a]!.score < VISIBLE)) return NaN;
+  // Along the body's left-right axis and against the shin's 3D length where the model gives depth
+  // (squat-level.ts): the knees' forward travel then moves neither, whatever the camera's yaw and pitch.
+  const across = acrossBody(f);
+  const x = across ?? ((k: number) => f.p[k]!.x);
+  const shinOf = (k: number, a: number) => (across ? dist3d(f, k, a) : dist(f.p[k]!, f.p[a]!));
+  const midX = (x(KP.leftAnkle) + x(KP.rightAnkle)) / 2;
   const v = legs.map(([k, a]) => {
-    const knee = f.p[k]!, ankle = f.p[a]!;
-    if (knee.score < VISIBLE) return NaN;
-    const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
-    const inward = Math.sign(midX - ankle.x) || 1;
-    return shin > 0 ? ((knee.x - ankle.x) * inward) / shin : NaN;
+    if (f.p[k]!.score < VISIBLE) return NaN;
+    const shin = shinOf(k, a);
+    const inward = Math.sign(midX - x(a)) || 1;
+    return shin > 0 ? ((x(k) - x(a)) * inward) / shin : NaN;
   }).filter(Number.isFinite);
   return v.length ? Math.max(...v) : NaN;
 }
@@ -205,19 +211,34 @@ export function thighTowardCamera(rep: RepView): number {
 }
 
 /**
- * The thigh's rise read from the front is shallower than from the side by the camera's height.
- * Side-on a thigh lies across the line of sight and its level is read as it is. From the front it
- * points at the camera, and a camera above the hips (a phone held or propped at chest height
- * 2-4 m away looks 7-17 deg down at the hips of a squat's bottom) sees the knee, nearer to it,
- * lower in the picture than the hip: a level thigh reads sin(pitch) of its length below level,
- * 0.1-0.2 of parallel. The one clip that films the same person's squats from both sides reads
- * them 0.15 shallower from the front (mrpose_airsquat_front_side: 1.03-1.12 of parallel facing
- * the camera, 1.20-1.29 side-on), which a camera 8-10 deg above the hips gives. So a shallow
- * verdict from the front allows for that much, in proportion to how far the thigh points at the
- * camera; the camera's height itself is not in the picture (the foot keypoints that could show it
- * are the least reliable ones).
+ * The thigh's rise read from the front is shallower than from the side. Side-on a thigh lies
+ * across the line of sight and its level is read as it is. From the front it points at the camera,
+ * and two things put the knee, nearer to it, lower in the picture than the hip: a camera above the
+ * hips (a level thigh reads sin(pitch) of its length below level), and perspective (the squatting
+ * hips sit below the picture's centre, and a nearer point there is drawn further from it: a
+ * parallel squat filmed from the hips' height 4 m away reads 0.96 of parallel, 2 m away 0.80,
+ * where side-on it reads 1.10). The pitch is taken out where the model gives depth (thighLevel,
+ * squat-level.ts); perspective is not (it needs the lens's focal length). The one clip that films
+ * the same person's squats from both sides reads them 0.15 shallower facing the camera before the
+ * pitch is taken out (mrpose_airsquat_front_side: 1.03-1.12 of parallel against 1.20-1.29
+ * side-on) and 0.13 after (1.15-1.26 against 1.29-1.37; its camera looks 10-16 deg down). So a
+ * shallow verdict from the front allows for that much, in proportion to how far the thigh points
+ * at the camera; from behind perspective reads the thigh deeper and nothing is allowed.
  */
 export const FRONT_DEPTH_ALLOWANCE = 0.15;
+
+/**
+ * The thigh's rise toward level over a rep, as thighProgress reads it (0 standing, 1 level), but
+ * against the floor's vertical in 3D with the camera's pitch taken out (squat-level.ts), on the
+ * rep's side; null where the model gives no depth or the rep no standing frames to read the pitch on.
+ */
+export function thighLevel(rep: RepView): ((f: FrameCtx) => number) | null {
+  const side = repSide(rep);
+  const pitch = side ? legPitch(rep, side) : NaN;
+  if (!side || !Number.isFinite(pitch)) return null;
+  const len = thighLength3d(rep, side);
+  return (f) => (1 - thighDrop(f, side, pitch, len)) / 0.9;
+}
 
 /**
  * Knees caving in reads widths against the ankles' span, and faults the knees at 15% inside it: a
@@ -260,11 +281,14 @@ export const squat: ExerciseDef = {
         const limit = 0.8;
         // Every frame on the rep's one side (repSide), not whichever side won each frame.
         const side = repSide(rep);
+        // Read against the floor's vertical in 3D where the model gives depth (squat-level.ts), the
+        // same from any camera height; without depth, the picture's vertical. Either way a thigh
+        // pointing at the camera reads shallower by FRONT_DEPTH_ALLOWANCE.
+        const level = thighLevel(rep);
         // The deepest level held for 0.1 s (more than one frame at 12 fps, so a keypoint's one-frame
         // jump is not depth), whatever the rep's tempo.
-        const { value: thigh, index: at, open } = heldFor(rep, (f) => thighProgress(f, side), DEPTH_HELD_S);
+        const { value: thigh, index: at, open } = heldFor(rep, level ?? ((f) => thighProgress(f, side)), DEPTH_HELD_S);
         if (Number.isFinite(thigh)) {
-          // A thigh pointing at the camera reads shallower by the camera's height (FRONT_DEPTH_ALLOWANCE).
           const fault = judge.verdict(limit - FRONT_DEPTH_ALLOWANCE * thighTowardCamera(rep) - thigh, 0.15, 0.3);
           // Hips or knees unseen beside the bottom (out of the picture, a frame lost): the thighs
           // may have gone lower there, so a shallow reading is no verdict.
@@ -294,7 +318,9 @@ export const squat: ExerciseDef = {
         // As deep as the hips stayed for more than one frame: one frame's hip keypoint slipping
         // down is not the pelvis tucking under.
         const side = repSide(rep);
-        const { value, index } = sustained(rep, (f) => hipBelowKnee(f, side), 'max');
+        const level = thighLevel(rep);
+        // thighLevel is 1 with the thigh level and grows by 1/0.9 per thigh length the hips sink below the knees.
+        const { value, index } = sustained(rep, level ? (f) => level(f) * 0.9 - 1 : (f) => hipBelowKnee(f, side), 'max');
         if (!Number.isFinite(value)) return undefined;
         const fault = judge.verdict(value - 0.5, 0.1, 0.25);
         return fault && { ...fault, evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
