@@ -9,7 +9,7 @@
 // side are merged for exercises done one arm at a time. Each shot (cuts: shots.ts) has its own
 // range, and the count runs across shots. Pure: tested on synthetic series.
 import { MAX_BRIDGE_S, segmentReps, type Attempt, type Thresholds } from './reps.js';
-import { quantile, smoothSeries } from './signals.js';
+import { averageAround, POSE_SMOOTH_S, quantile } from './signals.js';
 
 /**
  * Hysteresis thresholds in units of the shot's own range (0 = its rest, 1 = its typical peak). A
@@ -154,13 +154,15 @@ export function splitAtGaps(rel: readonly number[], attempts: Attempt[]): Attemp
  *   began or ended in it; a dropout at rest adds nothing;
  * - the rhythm has room for one rep there and expects one: between two counted reps whose peaks
  *   are about two periods apart (1.5-2.6) with the gap between them, or, at either end of the set,
- *   the gap about a period (0.6-1.5) from the nearest counted rep.
+ *   the gap about a period (0.6-1.5) from the nearest counted rep. The rhythm's reps are those
+ *   `counts` says the caller counts: a rep whose own top went out of sight is one (hiddenTop), though
+ *   the hysteresis left it unjudged (at 6 fps two such reps of the rear-diagonal row in a row).
  * A gap that hides a whole cycle with rest on both edges (the hands out of view through a jumping
  * jack) is not counted: nothing read says a rep happened there but the rhythm itself.
  */
-export function unseenReps(rel: readonly number[], attempts: Attempt[], period: number, maxGap: number): Attempt[] {
+export function unseenReps(rel: readonly number[], attempts: Attempt[], period: number, maxGap: number, counts: (a: Attempt) => boolean = (a) => a.valid): Attempt[] {
   const exit = relativeThresholds.exit;
-  const counted = attempts.filter((a) => a.valid);
+  const counted = attempts.filter((a) => a.valid), beats = attempts.filter(counts);
   const added: Attempt[] = [];
   for (let g0 = 1; g0 < rel.length; g0++) {
     if (Number.isFinite(rel[g0]!) || !Number.isFinite(rel[g0 - 1]!)) continue;
@@ -177,7 +179,7 @@ export function unseenReps(rel: readonly number[], attempts: Attempt[], period: 
     if (!(rel[start]! <= exit) || !(rel[end]! <= exit)) continue;
     if (counted.some((a) => a.start <= end && a.end >= start)) continue;
     const centre = (g0 - len + 1 + g1) / 2;
-    const prev = counted.filter((a) => a.peak < start).at(-1)?.peak, next = counted.find((a) => a.peak > end)?.peak;
+    const prev = beats.filter((a) => a.peak < start).at(-1)?.peak, next = beats.find((a) => a.peak > end)?.peak;
     const fits = prev !== undefined && next !== undefined
       ? next - prev >= 1.5 * period && next - prev <= 2.6 * period && centre - prev >= 0.5 * period && next - centre >= 0.5 * period
       : [prev, next].some((p) => p !== undefined && Math.abs(centre - p) >= 0.6 * period && Math.abs(centre - p) <= 1.5 * period);
@@ -203,6 +205,8 @@ export interface CountOptions {
   period?: number;
   /** Frames whose progress is read on joints the model only guessed (ExerciseDef.guessed). */
   guessed?: readonly boolean[];
+  /** The frames' times (ms), where frames were lost; evenly at `fps` when absent. */
+  timesMs?: readonly number[];
 }
 
 /** Consecutive attempts whose peaks are closer than `minGap` frames become one. */
@@ -221,10 +225,15 @@ export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
 }
 
 /**
- * Frames the joints of a repetition's far end are hidden for, at least, to read as its top unseen
- * (a single lost frame is noise, and smoothing already bridges it).
+ * Seconds the joints of a repetition's far end are hidden for, at least, to read as its top unseen:
+ * two frames at the engine's 12 fps (a single lost frame there is noise, and smoothing already
+ * bridges it). In frames, the same second of a row read at 6 fps hid its top for one frame, not
+ * two, and the rep was lost (the shared rear-diagonal row 11 -> 9 at half the rate).
  */
-const HIDDEN_TOP_FRAMES = 2;
+export const HIDDEN_TOP_S = 2 / 12;
+
+/** HIDDEN_TOP_S in frames at `fps`, at least one: two at 12 fps, one at 6, five at 30. */
+export const hiddenTopFrames = (fps: number) => Math.max(1, Math.ceil(HIDDEN_TOP_S * fps - 1e-9));
 
 /**
  * Whether the attempt's top was out of sight: the joints the signal reads went unseen for a while
@@ -236,14 +245,14 @@ const HIDDEN_TOP_FRAMES = 2;
  * on the way up and came back high on the way down went through the top in between. Such a rep
  * whose seen readings never cross the entry threshold is an attempt too (reps.ts hiddenTopFrames).
  */
-export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'returned'>): boolean {
+export function hiddenTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'returned'>, fps: number): boolean {
   if (!a.returned) return false;
   const inRep = relativeThresholds.exit;
   for (let j = a.start + 1; j < a.end; j++) {
     if (Number.isFinite(rel[j]!) || !Number.isFinite(rel[j - 1]!)) continue;
     let k = j;
     while (k < a.end && !Number.isFinite(rel[k]!)) k++;
-    if (k - j >= HIDDEN_TOP_FRAMES && rel[j - 1]! >= inRep && Number.isFinite(rel[k]!) && rel[k]! >= inRep) return true;
+    if (k - j >= hiddenTopFrames(fps) && rel[j - 1]! >= inRep && Number.isFinite(rel[k]!) && rel[k]! >= inRep) return true;
     j = k;
   }
   return false;
@@ -263,18 +272,17 @@ export function guessedTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'e
 }
 
 /**
- * The progress is averaged with the frame on each side when those are this close in time (seconds),
- * as they are at 10 fps and more: a one-frame glitch cannot make or break a rep. Further apart they
- * are other moments of the rep: at 6 fps a neighbour is a sixth of a second away, and averaging it
- * in flattened quick tops and lifted a clip's opening reading past the entry threshold: the shared
- * preacher curl and bent-over row lost 1 and 2 reps read at 6 fps (bench/augment.ts pose:half-fps).
- * Never wider than a frame each side: at 30 fps three would span 0.2 s and blur a rebound's quick
- * turn at the bottom (rules-tempo.unit).
+ * The progress is averaged with its values this long before and after each frame, seconds
+ * (signals.ts averageAround, the reading the pose smoothing makes of poses): a one-frame glitch
+ * cannot make or break a rep. At the engine's 12 fps that is one frame each side, the three-frame
+ * average it always was. It was set in frames, with a cut-off (issue 20f): at 6 fps a neighbour is
+ * a sixth of a second away, and averaging it in flattened quick tops and lifted a clip's opening
+ * reading past the entry threshold (the shared preacher curl and bent-over row lost 1 and 2 reps
+ * read at 6 fps), so under 10 fps nothing was smoothed, and at 30 fps the frames 0.03 s away were.
+ * In seconds, one movement filmed at any rate is averaged over the same moments, read between the
+ * frames where none falls there; a lost frame leaves a gap in time, not a nearer neighbour.
  */
-export const SMOOTH_S = 0.1;
-
-/** Frames each side averaged at `fps` (see SMOOTH_S): one, or none under 10 fps. */
-export const smoothingRadius = (fps: number) => (1 / fps <= SMOOTH_S + 1e-9 ? 1 : 0);
+export const COUNT_SMOOTH_S = POSE_SMOOTH_S;
 
 /**
  * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
@@ -282,11 +290,12 @@ export const smoothingRadius = (fps: number) => (1 / fps <= SMOOTH_S + 1e-9 ? 1 
  */
 export function countSeries(progress: readonly number[], opts: CountOptions): Attempt[] {
   const shots = shotRanges(progress.length, opts.cuts ?? []);
-  const smooth = smoothSeries([...progress], smoothingRadius(opts.fps));
+  const times = opts.timesMs ?? progress.map((_, i) => (i * 1000) / opts.fps);
+  const smooth = averageAround(progress, times, opts.fps, COUNT_SMOOTH_S);
   const rel = relativeSeries(smooth, shots);
   // A clip that ends while the person is more than halfway back from the peak ends after the
   // rep's work is done (the camera stopped on the way down): that rep counts.
-  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5, hiddenTopFrames: HIDDEN_TOP_FRAMES };
+  const segment = { fps: opts.fps, thresholds: relativeThresholds, endSlack: 0.5, hiddenTopFrames: hiddenTopFrames(opts.fps) };
   let found = segmentReps(rel, segment);
   // A clip of a single rep that starts mid-rep never shows the rest before it, so nothing above
   // found an attempt. Then the one excursion the clip opens in is an attempt: it counts when the
@@ -301,7 +310,8 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const long = (a: Attempt) => a.end - a.start > 1.7 * period;
     attempts = attempts.flatMap((a) => (long(a) ? splitAtValleys(rel, [a], 0.25) : [a]));
     attempts = attempts.flatMap((a) => (long(a) ? splitAtGaps(rel, [a]) : [a]));
-    attempts = unseenReps(rel, attempts, period, Math.round(MAX_BRIDGE_S * opts.fps));
+    // A rep whose top went out of sight counts (judged below): the rhythm expects it as a rep.
+    attempts = unseenReps(rel, attempts, period, Math.round(MAX_BRIDGE_S * opts.fps), (a) => a.valid || hiddenTop(rel, a, opts.fps));
   }
   const judged = attempts.map((a) => {
     let peak = a.peak;
@@ -309,7 +319,7 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
     const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
-    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a) || !!a.unseenTop) &&
+    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a, opts.fps) || !!a.unseenTop) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
     return { ...a, peak, peakProgress, valid };
   });

@@ -245,14 +245,15 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const { progress, left, right, countedOn } = countingSignal(def, ctx, shots, fps);
   // Guessed joints say nothing of the whole-body movement's height: only the exercise's own signal.
   const guessed = def.guessed && countedOn === 'exercise' ? ctx.map((f) => def.guessed!(f)) : undefined;
-  let attempts = countSeries(progress, { fps, cuts, ...(guessed ? { guessed } : {}) });
+  const timesMs = ctx.map((f) => f.t);
+  let attempts = countSeries(progress, { fps, cuts, timesMs, ...(guessed ? { guessed } : {}) });
   // Cross-check with the clip's own rhythm over the span of the set: a clearly periodic pose
   // sequence tells merged and double-read reps apart (see periodicity.ts).
   const period = setPeriod(ctx, attempts, fps);
-  if (period) attempts = countSeries(progress, { fps, cuts, period, ...(guessed ? { guessed } : {}) });
+  if (period) attempts = countSeries(progress, { fps, cuts, timesMs, period, ...(guessed ? { guessed } : {}) });
   if (def.progressSides) {
     // One side at a time shows as more valid repetitions than both sides read together.
-    const opts = { fps, cuts, ...(period ? { period } : {}), ...(guessed ? { guessed } : {}) };
+    const opts = { fps, cuts, timesMs, ...(period ? { period } : {}), ...(guessed ? { guessed } : {}) };
     const [l, r] = [countSeries(left, opts), countSeries(right, opts)];
     const sides = def.alternatingSides ? [...l, ...r].sort((a, b) => a.peak - b.peak) : mergeSides(l, r);
     const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;

@@ -106,9 +106,9 @@ export const POSE_FIT_S = 0.2;
  * Each frame's place in frames of the clip's rate from the first: its time snapped to that rate's
  * grid (frames are decoded on it), so a frame lost in between leaves a gap in time.
  */
-function framePlaces(frames: readonly { timeMs: number }[], fps: number): number[] {
-  const t0 = frames[0]?.timeMs ?? 0;
-  return frames.map((f) => Math.round(((f.timeMs - t0) * fps) / 1000));
+function framePlaces(timesMs: readonly number[], fps: number): number[] {
+  const t0 = timesMs[0] ?? 0;
+  return timesMs.map((t) => Math.round(((t - t0) * fps) / 1000));
 }
 
 /** A frame's share in a reading: a pose between two frames is read from both, by how near each is. */
@@ -151,6 +151,22 @@ function curvedShares(place: readonly number[], linear: Share[], at: number, ok:
   return [...w].sort((x, y) => x[0] - y[0]).map(([j, share]) => ({ j, w: share }));
 }
 
+/** A moment `at` (in frames of the clip's rate) and the frames' shares of it on the line (sharesAt). */
+interface Moment { at: number; linear: Share[] }
+
+/**
+ * The moments `reach` frames of the clip's rate before and after frame i, the neighbours both the
+ * pose smoothing and a series' average read (smoothPoses, averageAround): on frames at 12 fps with
+ * 1/12 s, between frames at any other rate or beside a lost frame.
+ */
+function momentsAround(place: readonly number[], i: number, reach: number): [Moment, Moment] {
+  const before = place[i]! - reach, after = place[i]! + reach;
+  return [{ at: before, linear: sharesAt(place, i, before) }, { at: after, linear: sharesAt(place, i, after) }];
+}
+
+/** The shares of a moment read on the curve through the frames `ok` says are read (curvedShares). */
+const sharesOf = (place: readonly number[], m: Moment, ok: (j: number) => boolean): Share[] => curvedShares(place, m.linear, m.at, ok);
+
 /**
  * The frames within `seconds` of frame i, each with its offset in frames of the clip's rate
  * (framePlaces: a lost frame leaves a gap, not a nearer neighbour).
@@ -172,16 +188,15 @@ function framesAround(place: readonly number[], i: number, fps: number, seconds:
  * a joint that is mostly unseen stays unseen.
  */
 export function smoothPoses(frames: readonly AnyPose[], fps: number): Keypoint[][] {
-  const place = framePlaces(frames, fps), reach = POSE_SMOOTH_S * fps;
+  const place = framePlaces(frames.map((f) => f.timeMs), fps), reach = POSE_SMOOTH_S * fps;
   return frames.map((own, i) => {
     // The frame itself counts twice, each pose beside it once (its frames' shares of it).
-    const before = sharesAt(place, i, place[i]! - reach), after = sharesAt(place, i, place[i]! + reach);
+    const [before, after] = momentsAround(place, i, reach);
     const kps: Keypoint[] = [];
     for (let k = 0; k < KP_COUNT; k++) {
       // Read on the curve through frames where this keypoint is seen (curvedShares).
       const seenAt = (j: number) => kpAt(frames[j]!, k, 2) >= VISIBLE;
-      const parts = [curvedShares(place, before, place[i]! - reach, seenAt), [{ j: i, w: 2 }], curvedShares(place, after, place[i]! + reach, seenAt)]
-        .filter((s) => s.length);
+      const parts = [sharesOf(place, before, seenAt), [{ j: i, w: 2 }], sharesOf(place, after, seenAt)].filter((s) => s.length);
       let sx = 0, sy = 0, sz = 0, sw = 0, ss = 0;
       for (const part of parts) {
         for (const { j, w: share } of part) {
@@ -213,7 +228,7 @@ export function smoothPoses(frames: readonly AnyPose[], fps: number): Keypoint[]
  * Where fewer than three frames of the window are seen, the smoothed keypoint.
  */
 export function fitPoses(frames: readonly AnyPose[], smooth: readonly Keypoint[][], fps: number): Keypoint[][] {
-  const place = framePlaces(frames, fps);
+  const place = framePlaces(frames.map((f) => f.timeMs), fps);
   return smooth.map((kps, i) => {
     const around = framesAround(place, i, fps, POSE_FIT_S);
     return kps.map((s, k) => {
@@ -247,41 +262,28 @@ function quadraticAt0(m: readonly number[], v: readonly number[]): number {
   return det3(v[0]!, m1, m2, v[1]!, m2, m3, v[2]!, m3, m4) / det;
 }
 
-/** Centred moving average that skips NaN; NaN stays NaN where no neighbour is finite. */
-export function smoothSeries(xs: number[], radius = 1): number[] {
-  return xs.map((_, i) => {
-    let s = 0, n = 0;
-    for (let j = Math.max(0, i - radius); j <= Math.min(xs.length - 1, i + radius); j++) {
-      const v = xs[j]!;
-      if (Number.isFinite(v)) { s += v; n++; }
-    }
-    return n > 0 && Number.isFinite(xs[i]!) ? s / n : NaN;
-  });
-}
-
 /**
- * A series averaged at each frame with its values `seconds` before and after (NaN skipped, as
- * smoothSeries does): smoothSeries in time. At 12 fps with 1/12 s it is smoothSeries's three-frame
- * average; at 30 fps it averages the same moments, not the frames 0.03 s away. Where no frame falls
- * at a moment, the value there is read on the curve through the frames around it (curvedShares).
- * `timesMs` are the frames' times, snapped to the grid of `fps` as the pose smoothing's.
+ * A series averaged at each frame with its values `seconds` before and after (NaN skipped; NaN
+ * stays NaN): the counter's smoothing (counting.ts COUNT_SMOOTH_S) and push-up depth's. At 12 fps
+ * with 1/12 s it is the three-frame average it always was; at 30 fps it averages the same moments,
+ * not the frames 0.03 s away, and at 6 fps the moments between frames, not the frames a sixth of a
+ * second away. Where no frame falls at a moment, the value there is read on the curve through the
+ * frames around it (curvedShares), as the pose smoothing reads a pose (smoothPoses). `timesMs` are
+ * the frames' times, snapped to the grid of `fps` (framePlaces).
  */
 export function averageAround(xs: readonly number[], timesMs: readonly number[], fps: number, seconds: number): number[] {
-  const place = framePlaces(timesMs.map((timeMs) => ({ timeMs })), fps), reach = seconds * fps;
+  const place = framePlaces(timesMs, fps), reach = seconds * fps;
+  const read = (j: number) => Number.isFinite(xs[j]!);
   return xs.map((x, i) => {
     if (!Number.isFinite(x)) return NaN;
-    let s = 0, n = 0;
-    for (const v of [valueAt(xs, place, i, place[i]! - reach), x, valueAt(xs, place, i, place[i]! + reach)]) {
+    let s = x, n = 1;
+    for (const m of momentsAround(place, i, reach)) {
+      const shares = sharesOf(place, m, read);
+      const v = shares.length ? shares.reduce((sum, { j, w }) => sum + w * xs[j]!, 0) : NaN;
       if (Number.isFinite(v)) { s += v; n++; }
     }
     return s / n;
   });
-}
-
-/** The series at place p (see averageAround), NaN outside the frames or beside an unseen one. */
-function valueAt(xs: readonly number[], place: readonly number[], from: number, p: number): number {
-  const shares = curvedShares(place, sharesAt(place, from, p), p, (j) => Number.isFinite(xs[j]!));
-  return shares.length ? shares.reduce((v, { j, w }) => v + w * xs[j]!, 0) : NaN;
 }
 
 /** q-quantile of the finite values, NaN if none. */

@@ -5,6 +5,7 @@ import { countSeries, mergeClose, mergeSides, shotRanges, splitAtGaps } from '..
 import { findPeriod } from '../../src/analysis/periodicity.js';
 
 const fps = 10;
+const near = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} not within ${tol} of ${b}`);
 /** Cosine cycles from `rest` up to each peak and back, `len` frames each, `gap` frames of rest between. */
 function cycles(peaks: number[], { rest = 0, len = 20, gap = 5 } = {}): number[] {
   const out: number[] = new Array(gap).fill(rest);
@@ -151,6 +152,45 @@ test('a rep whose top fell in a gap, seen only at one edge, counts when the set\
   assert.equal(countSeries(wayIn, { fps, period: 25 }).filter((a) => a.valid).length, 4);
   // A rhythm that does not expect a rep there (the reps either side five periods apart) adds none.
   assert.equal(countSeries(backOut, { fps, period: 10 }).filter((a) => a.valid).length, 3);
+});
+
+test('a rep whose top fell in a gap counts beside a rep whose top went out of sight: the rhythm counts both (unseenReps)', () => {
+  // Six reps, 25 frames apart. The second's upper part is unseen (a row's pulled-in hands behind
+  // the torso: hiddenTop), the third is seen only at rest and coming back out of its gap. The
+  // rhythm must take the second as a rep, or the third's neighbours are three periods apart.
+  const s = cycles([1, 1, 1, 1, 1, 1]).map((v, i) => ((i >= 30 && i < 50 && v > 0.38) || (i >= 58 && i < 71) ? NaN : v));
+  const found = countSeries(s, { fps, period: 25 }).filter((a) => a.valid);
+  assert.equal(found.length, 6);
+  assert.ok(found[2]!.unseenTop && found[2]!.start <= 58 && found[2]!.end >= 71);
+});
+
+test('a top out of sight for the same time reads as hidden at 6 fps as at 12 (hidden tops in seconds)', () => {
+  // Rows whose hands are seen only up to a third of the pull, out of sight for 0.15 s at the top:
+  // two frames at 12 fps, one at 6. In frames (two) the 6 fps set counted no rep.
+  const row = (t: number) => {
+    const u = t % 2;
+    if (u >= 0.55 && u < 0.7) return NaN;
+    return u < 0.55 ? (0.35 * u) / 0.55 : u < 1.25 ? (0.35 * (1.25 - u)) / 0.55 : 0;
+  };
+  const count = (rate: number) => countSeries(Array.from({ length: 6 * rate }, (_, i) => row(i / rate)), { fps: rate }).filter((a) => a.valid).length;
+  assert.equal(count(12), 3);
+  assert.equal(count(6), 3);
+});
+
+test('a rep\'s peak is read over the same moments at 6, 12 and 30 fps (the counter smooths in seconds)', () => {
+  // A sharp top (a V, 0.8 s up and down) on a frame at every rate. In frames the counter averaged
+  // the frames 0.03 s either side at 30 fps and none at 6: 0.94 and 1.0 against 0.86 at 12 fps.
+  const rep = (t: number) => Math.max(0, 1 - Math.abs((t % 2) - 1) / 0.4);
+  const peak = (rate: number) => {
+    const xs = Array.from({ length: 6 * rate }, (_, i) => rep(i / rate));
+    const reps = countSeries(xs, { fps: rate }).filter((a) => a.valid);
+    assert.equal(reps.length, 3, `${rate} fps`);
+    return reps[1]!.peakProgress;
+  };
+  const twelve = peak(12);
+  near(twelve, (1 + 2 * (1 - 1 / 12 / 0.4)) / 3, 1e-9);
+  near(peak(30), twelve, 1e-9);
+  near(peak(6), twelve, 0.05);
 });
 
 test('a gap with rest at both edges adds no rep, even where the rhythm expects one', () => {

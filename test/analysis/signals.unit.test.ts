@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { angleAt, fitPoses, quantile, smoothPoses, smoothSeries, windowedScale, sideAngle } from '../../src/analysis/signals.js';
+import { angleAt, averageAround, fitPoses, quantile, smoothPoses, windowedScale, sideAngle } from '../../src/analysis/signals.js';
 import { buildContext } from '../../src/analysis/exercise.js';
 import { hipHeight, torsoLean, bodyLine } from '../../src/analysis/rules/common.js';
 import { classifyYaw, estimateView, yawOf, clipView } from '../../src/analysis/view.js';
@@ -21,11 +21,35 @@ test('the far side hidden by the body is ignored in favour of the seen side', ()
   assert.ok(Number.isFinite(sideAngle(sideSquatter({ knee: 100, lean: 10 }), 'hip', 'knee', 'ankle')));
 });
 
-test('smoothSeries averages neighbours and keeps NaN where the value was unseen', () => {
-  const s = smoothSeries([0, 3, NaN, 3, 0]);
-  near(s[0]!, 1.5, 1e-9);
-  near(s[1]!, 1.5, 1e-9);
+test('averageAround over 1/12 s at 12 fps is the three-frame average, and keeps NaN where the value was unseen', () => {
+  const times = [0, 1, 2, 3, 4].map((i) => (i * 1000) / 12);
+  const s = averageAround([0, 3, NaN, 3, 0], times, 12, 1 / 12);
+  assert.equal(s[0], 1.5);
+  assert.equal(s[1], 1.5);
   assert.ok(Number.isNaN(s[2]!));
+  const xs = [0.1, 0.7, 0.2, 0.9, 0.4, 0.3];
+  assert.deepEqual(averageAround(xs, xs.map((_, i) => (i * 1000) / 12), 12, 1 / 12), xs.map((x, i) => {
+    const v = [xs[i - 1], x, xs[i + 1]].filter((y): y is number => y !== undefined);
+    return v.reduce((a, b) => a + b, 0) / v.length;
+  }), 'bit for bit, in the same order');
+});
+
+test('averageAround averages the same moments at 6, 12 and 30 fps, and reads a lost frame as a gap in time', () => {
+  // A smooth rep (a turn at 1 s): the average at a moment the rates share is the same to within
+  // what reading between frames on a parabola gives; in frames it reached 0.17 s at 6 fps, 0.03 s at 30.
+  const rep = (t: number) => Math.sin(Math.PI * t / 2) ** 2;
+  const at = (fps: number, tS: number) => {
+    const n = Math.round(2 * fps) + 1, times = Array.from({ length: n }, (_, i) => (i * 1000) / fps);
+    return averageAround(times.map((t) => rep(t / 1000)), times, fps, 1 / 12)[Math.round(tS * fps)]!;
+  };
+  const twelve = at(12, 1);
+  near(at(6, 1), twelve, 0.004);
+  near(at(30, 1), twelve, 0.002);
+  assert.ok(Math.abs(at(30, 1) - twelve) < Math.abs(rep(1) - twelve), 'the 30 fps average is the 12 fps one, not the frame');
+  // Frame 2 lost: frame 3's neighbour 1/12 s before is read between frames 1 and 3, not at frame 1.
+  const times = [0, 1, 3, 4, 5].map((i) => (i * 1000) / 12), xs = [0, 0, 1, 1, 1];
+  const s = averageAround(xs, times, 12, 1 / 12);
+  assert.ok(s[2]! > 2 / 3, `${s[2]} reads frame 1 (0) as the moment before`);
 });
 
 test('quantile ignores NaN', () => {
