@@ -107,3 +107,17 @@ export function dist3d(f: FrameCtx, a: number, b: number): number {
   const v = between(f, a, b);
   return v ? Math.hypot(...v) : NaN;
 }
+
+/**
+ * The camera's yaw to the hips over a rep, degrees (0 square-on, 90 side-on): the median over its
+ * frames of the hip line's angle in depth, z / Z_SCALE against x. The yaw views read (view.ts
+ * yawOf, the shoulders' depth at face value) is the right one for naming views, whose limits were
+ * set on it, but runs high by the depth's scale: 30 deg read is about 9 deg, 67 about 35. Where a
+ * thigh points is the hips' turn (a squat's hips and shoulders face the same way). NaN without depth.
+ */
+export function hipYaw(rep: RepView): number {
+  return quantile(rep.frames.map((f) => {
+    const v = hipLine(f);
+    return v ? (Math.atan2(Math.abs(v[2]), Math.abs(v[0])) * 180) / Math.PI : NaN;
+  }), 0.5);
+}

@@ -4,7 +4,7 @@ import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { facing } from '../view.js';
 import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
-import { acrossBody, dist3d, legPitch, thighDrop, thighLength3d } from './squat-level.js';
+import { acrossBody, dist3d, hipYaw, legPitch, thighDrop, thighLength3d } from './squat-level.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -197,14 +197,18 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
 const HEEL_RISE_LIMIT = 0.1;
 
 /**
- * How much of a squatting thigh's length points toward the camera over a rep: none on a rep seen
- * from the side (the thigh lies across the line of sight) or on one whose face is not turned to
- * the camera (filmed from behind the thigh points away, and a camera above then reads it deeper,
- * not shallower; unsure, nothing is allowed), else the cosine of the camera's yaw to the body
- * (1 square-on; `repYaw`), or from the rep's view name where the yaw is not read.
+ * How much of a squatting thigh's length points toward the camera over a rep: none on a rep whose
+ * face is not turned to the camera (filmed from behind the thigh points away, and a camera above
+ * then reads it deeper, not shallower; unsure, nothing is allowed), else the cosine of the
+ * camera's yaw to the hips read in 3D (`hipYaw`: a rep named side 50-65 deg from square-on still
+ * points its thighs at the camera by 0.4-0.6). Without depth, the cosine of the view's yaw
+ * (`repYaw`) and none on a rep named side, or from the rep's view name where no yaw is read.
  */
 export function thighTowardCamera(rep: RepView): number {
-  if (rep.view === 'side' || !(quantile(rep.frames.map(facing), 0.5) > 0)) return 0;
+  if (!(quantile(rep.frames.map(facing), 0.5) > 0)) return 0;
+  const hips = hipYaw(rep);
+  if (Number.isFinite(hips)) return Math.max(0, Math.cos((hips * Math.PI) / 180));
+  if (rep.view === 'side') return 0;
   const yaw = repYaw(rep);
   if (Number.isFinite(yaw)) return Math.max(0, Math.cos((yaw * Math.PI) / 180));
   return rep.view === 'front' ? 1 : rep.view === 'diagonal' ? Math.SQRT1_2 : 0;
