@@ -60,8 +60,8 @@ export function elbowFlare(f: FrameCtx): number {
 
 /**
  * The rep's peak on its signal averaged with its values 1/12 s either side (signals.ts
- * averageAround): the counter's peak at the engine's 12 fps (a three-frame average), the same
- * moments at any other rate. The counter's own peak when the rep carries no signal.
+ * averageAround): the counter's peak (counting.ts COUNT_SMOOTH_S), read on the rep's own signal.
+ * The counter's own peak when the rep carries no signal.
  */
 export function peakInTime(rep: RepView): number {
   if (!rep.progress) return rep.peakProgress;
@@ -141,9 +141,10 @@ export const pushUp: ExerciseDef = {
         // shallower; the level the signal held for 0.1 s (heldOf, as squat depth) is interpolated
         // between frames, so at 6 fps, frames 0.17 s apart, it cuts under the turn. The deeper of
         // the two is the depth. Under `--augment pose:half-fps` the counter's peak alone, before it
-        // was read in time, faulted 17 good clips of 71. Both are read in seconds: the counter's
-        // own peak averages frames (counting.ts), 0.08 s apart at 12 fps and 0.03 s at 30, so a
-        // rep filmed at 30 fps read 0.1-0.2 deeper than the same rep at 15 (rules-tempo.unit).
+        // was read in time, faulted 17 good clips of 71. Both are read in seconds (a rep filmed at
+        // 30 fps read 0.1-0.2 deeper than the same rep at 15 when the counter averaged frames:
+        // rules-tempo.unit). peakInTime is the counter's own average (counting.ts COUNT_SMOOTH_S)
+        // read on the rep's signal, so what moves the signal (bench/uncertainty.ts) moves it too.
         const held = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: NaN, open: false };
         const depth = Math.max(peakInTime(rep), Number.isFinite(held.value) ? held.value : -Infinity);
         if (!Number.isFinite(depth)) return undefined;
