@@ -557,8 +557,8 @@ export function flipTotals(fs: readonly VerdictFlips[]): string {
 
 /**
  * Poses of one clip from an opt-in cache outside the repository, keyed by the file's SHA-256 and
- * the pose stack's settings (model, frame rate, size): rules and counting re-run in seconds. Clear
- * the folder after changing the pose stack itself (tracker, decoder), which the key does not see.
+ * the pose stack's settings (the form eval's key: engine version, model, frame rate): rules and
+ * counting re-run in seconds.
  */
 export async function cachedPoses(dir: string, key: string, path: string, extract: () => Promise<ExtractedPoses>): Promise<ExtractedPoses> {
   const base = poseCacheBase(dir, key, path);
@@ -598,7 +598,7 @@ export interface FormEvalOptions {
 }
 
 export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
-  const { createPoseEngine } = await import('../src/analysis/index.js');
+  const { createPoseEngine, ENGINE_VERSION } = await import('../src/analysis/index.js');
   const { analyzePoses } = await import('../src/analysis/pipeline.js');
   const { exerciseDef } = await import('../src/analysis/rules/index.js');
   const { modelName } = await import('../src/analysis/pose/models.js');
@@ -631,7 +631,8 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
     // The raw poses, for the readings' standard errors (not on the never-tuned set: nothing there is read rule by rule).
     let judgedPoses: ExtractedPoses['poses'] | undefined;
     if (opts.poseCache || augment.length) {
-      const key = `${modelName} ${def.sampleFps ?? 12}fps`;
+      // The engine version names the pose stage (tracker, decoder): poses of two stages share a folder.
+      const key = `${ENGINE_VERSION} ${modelName} ${def.sampleFps ?? 12}fps`;
       const missing = new Error('not cached');
       const x = opts.poseCache
         ? await cachedPoses(opts.poseCache, key, c.path, () => (opts.cachedOnly ? Promise.reject(missing) : engine.extractPoses(input)))

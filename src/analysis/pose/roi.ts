@@ -14,6 +14,18 @@ export function fullFrameRoi(width: number, height: number): Roi {
   return { cx: width / 2, cy: height / 2, size: Math.max(width, height), angle: 0 };
 }
 
+/**
+ * Where the landmark model looks when the detector finds no one: the last tracked ROI widened, then
+ * the whole frame as a square half again its long side. The detector finds a person by the face,
+ * so a close-up with the head out of the picture (chest to thighs) has no detection at all; the
+ * landmark model still reads such a body when the square reaches past the frame's edge to where
+ * the head would be (the part outside is black), as its ROI from a full-body view would.
+ */
+export function fallbackRois(width: number, height: number, last: Roi | null): Roi[] {
+  const whole = { ...fullFrameRoi(width, height), size: 1.5 * Math.max(width, height) };
+  return last ? [{ ...last, size: last.size * 1.25 }, whole] : [whole];
+}
+
 const normalizeRadians = (a: number) => a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
 
 /**

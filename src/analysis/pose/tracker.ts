@@ -8,7 +8,7 @@ import { createCutDetector } from './cuts.js';
 import { DETECTOR_RANGE, DETECTOR_SIZE, decodeDetections, detectionRoi, pickProminent } from './detector.js';
 import { decodeLandmarks, LANDMARK_RANGE, LANDMARK_SIZE, type Landmarks } from './landmarks.js';
 import type { PoseModels } from './models.js';
-import { fullFrameRoi, warpRoi, type Roi } from './roi.js';
+import { fallbackRois, fullFrameRoi, warpRoi, type Roi } from './roi.js';
 
 /** MediaPipe's pose-presence threshold for keeping a tracked ROI. */
 const MIN_PRESENCE = 0.5;
@@ -18,6 +18,24 @@ const REFINE_TRIES = 3;
 const MAX_JUMP = 1.2;
 /** Torso length change factor in one frame beyond which tracking is not trusted. */
 const MAX_SCALE_CHANGE = 1.8;
+
+/**
+ * A fallback read is kept only when FALLBACK_PASSES passes in a row, each on the ROI the last one
+ * gave, find a pose and put the body's joints (shoulders, elbows, wrists, hips) in the same place:
+ * their median move from one pass to the next at most FALLBACK_AGREEMENT torso sizes. A person
+ * reads the same from each ROI (0.05-0.26 on the head-out-of-frame close-up, most under 0.15);
+ * the landmark model reading a person into a dumbbell rack moved 0.24-12.
+ */
+const FALLBACK_PASSES = 3;
+/** Frames with no one before the fallback is tried (see its use). */
+const FALLBACK_AFTER = 1;
+const FALLBACK_AGREEMENT = 0.2;
+/**
+ * ... and only a body this large (torso size over the frame's long side): a close-up, which is what
+ * the detector misses (0.17-0.28 on the close-up); clutter read as people was mostly under 0.1.
+ */
+const FALLBACK_MIN_TORSO = 0.15;
+const BODY = [KP.leftShoulder, KP.rightShoulder, KP.leftElbow, KP.rightElbow, KP.leftWrist, KP.rightWrist, KP.leftHip, KP.rightHip];
 
 /** With no one in the picture for this many frames, the detector runs only every DETECT_EVERY frames. */
 const LOST_GRACE = 5;
@@ -51,6 +69,12 @@ export function implausibleJump(prev: readonly Keypoint[], next: readonly Keypoi
   return Math.hypot(b.x - a.x, b.y - a.y) / a.len > MAX_JUMP || ratio > MAX_SCALE_CHANGE || ratio < 1 / MAX_SCALE_CHANGE;
 }
 
+/** Median distance the body's joints (BODY) moved between two reads of the same frame. */
+function medianMove(a: readonly Keypoint[], b: readonly Keypoint[]): number {
+  const moves = BODY.map((k) => Math.hypot(a[k]!.x - b[k]!.x, a[k]!.y - b[k]!.y)).sort((x, y) => x - y);
+  return moves[BODY.length >> 1]!;
+}
+
 const unseen = (): Keypoint[] => Array.from({ length: KP_COUNT }, () => ({ x: 0, y: 0, score: 0 }));
 
 export interface PoseTracker {
@@ -64,6 +88,8 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
   const lmInput = new Float32Array(LANDMARK_SIZE * LANDMARK_SIZE * 3);
   const t: PoseTimings = { frames: 0, warpMs: 0, detectorMs: 0, landmarkMs: 0, detections: 0, landmarkRuns: 0, cuts: 0 };
   let roi: Roi | null = null;
+  /** The ROI of the last frame with a pose in this shot, kept while the person is lost. */
+  let lastGood: Roi | null = null;
   let prev: Keypoint[] | null = null;
   let lostFrames = 0;
 
@@ -87,10 +113,33 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
     return best ? detectionRoi(best) : null;
   }
 
+  /**
+   * When the detector finds no one: the landmark model on fallbackRois, each followed through
+   * FALLBACK_PASSES passes (each on the ROI the last one gave); the last pass's pose is kept when
+   * every pass found a large body and each agreed with the one before. An empty or non-person
+   * picture mostly gives a presence near 0 on the first pass: one landmark run per ROI.
+   */
+  async function fallbackPose(frame: Frame, last: Roi | null): Promise<Landmarks | null> {
+    const minTorso = FALLBACK_MIN_TORSO * Math.max(frame.width, frame.height);
+    search: for (const start of fallbackRois(frame.width, frame.height, last)) {
+      let before: Landmarks | null = null;
+      let r = start;
+      for (let i = 0; i < FALLBACK_PASSES; i++) {
+        const pass = await landmarksAt(frame, r);
+        const body = pass.presence >= MIN_PRESENCE ? torso(pass.keypoints) : null;
+        if (!body || body.len < minTorso || (before && medianMove(before.keypoints, pass.keypoints) > FALLBACK_AGREEMENT * body.len)) continue search;
+        before = pass;
+        r = pass.nextRoi;
+      }
+      return before;
+    }
+    return null;
+  }
+
   const estimate = async (frame: Frame): Promise<PoseFrame> => {
     t.frames++;
     const cut = isCut(frame);
-    if (cut) { t.cuts++; roi = null; prev = null; lostFrames = 0; }
+    if (cut) { t.cuts++; roi = null; lastGood = null; prev = null; lostFrames = 0; }
     const lastRoi = roi;
     let lm: Landmarks | null = null;
     // A confident tracked pose that moved implausibly far is re-checked by the detector; when the
@@ -114,10 +163,14 @@ export function createPoseTracker(models: PoseModels): PoseTracker {
         if (fresh.presence >= MIN_PRESENCE) { lm = fresh; break; }
         r = fresh.nextRoi;
       }
+      // Only once the person has been missing for a frame already: a one-frame miss of the detector
+      // is most often followed by a detection, whose ROI (head included) reads the body best.
+      if (!lm && !jumped && lostFrames >= FALLBACK_AFTER) lm = await fallbackPose(frame, lastGood);
     }
     lm ??= jumped;
     lostFrames = lm ? 0 : lostFrames + 1;
     roi = lm ? lm.nextRoi : null;
+    lastGood = roi ?? lastGood;
     prev = lm ? lm.keypoints : null;
     const pose: PoseFrame = { timeMs: frame.timeMs, width: frame.width, height: frame.height, keypoints: lm ? lm.keypoints : unseen() };
     if (cut) pose.cut = true;
