@@ -329,7 +329,7 @@ async function anyVsNamed(labels: { file: string; exercise: string }[]) {
     const x = await engine.extractPoses({ videoPath: path, exerciseId: l.exercise });
     const best = (def: NonNullable<ReturnType<typeof exerciseDef>>) => {
       let ms = Infinity;
-      for (let i = 0; i < 5; i++) { const t = performance.now(); analyzePoses(def, x.poses, x.fps); ms = Math.min(ms, performance.now() - t); }
+      for (let i = 0; i < 5; i++) { const t = performance.now(); analyzePoses(def, x.poses, x.fps, { width: x.width, height: x.height }); ms = Math.min(ms, performance.now() - t); }
       return ms;
     };
     const pn = best(exerciseDef(l.exercise)!), pa = best(any);

@@ -208,7 +208,7 @@ async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentati
       ? await (async () => {
         const found = cache ? await cachedPoses(cache, key, l.file, () => poses(l)) : await poses(l);
         const x = onPoses ? onPoses(found) : found;
-        return { ...analyzePoses(exerciseDef(idOf(l))!, x.poses, x.fps), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
+        return { ...analyzePoses(exerciseDef(idOf(l))!, x.poses, x.fps, { width: x.width, height: x.height }), stats: { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs } };
       })()
       : await engine.analyzeDetailed({ videoPath: join(videosDir, l.file), exerciseId: idOf(l) });
     const valid = out.result.repetitions.filter((r) => r.is_valid_rep);

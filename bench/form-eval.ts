@@ -639,7 +639,7 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
           .catch((e: unknown) => { if (e === missing) return null; throw e; })
         : await engine.extractPoses(input);
       if (!x) continue;
-      out = analyzePoses(def, x.poses, x.fps);
+      out = analyzePoses(def, x.poses, x.fps, { width: x.width, height: x.height });
       if (opts.set !== 'holdout') judgedPoses = x.poses;
       if (augment.length) judged.push({ c, def, x });
     } else {
@@ -681,7 +681,7 @@ ${formatSe(nearLimitInSe(rows))}`);
     const base = new Map(rows.map((r) => [r.file, r]));
     const flips = augment.map((a) => verdictFlips(a.name, judged.map(({ c, def, x }) => {
       const v = a.poses!(x);
-      return formRow(c, analyzePoses(def, v.poses, v.fps), def);
+      return formRow(c, analyzePoses(def, v.poses, v.fps, { width: v.width, height: v.height }), def);
     }), base));
     console.log(`\nthe same clips filmed differently (bench/augment.ts; changes against the clips as filmed):\n${flips.map((f) => formatFlips(f, showRows)).join('\n')}\n${flipTotals(flips)}`);
   }

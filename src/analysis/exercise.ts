@@ -74,6 +74,17 @@ export interface RepView {
   setDurationsS?: number[];
   /** Peak progress of the set's valid repetitions: range judged against the set's best. */
   setPeaks?: number[];
+  /**
+   * The picture's size in pixels, when known: a joint the frame cuts off is placed where the pose
+   * model guesses, often with a high score, so rules that read it check it is inside (rules/in-picture.ts).
+   */
+  picture?: Picture;
+}
+
+/** Width and height of the video's picture, pixels (the keypoints' coordinate space). */
+export interface Picture {
+  width: number;
+  height: number;
 }
 
 export interface FormRule {

@@ -218,7 +218,7 @@ export function createPoseEngine(opts: PoseEngineOptions = {}): PoseEngine {
     if (!def) throw new RangeError(`unknown exercise id: ${input.exerciseId}`);
     const x = await extract(input, signal);
     const started = performance.now();
-    const out = analyzePoses(def, x.poses, x.fps);
+    const out = analyzePoses(def, x.poses, x.fps, { width: x.width, height: x.height });
     const stats = { frames: x.poses.length, videoMs: x.videoMs, wallMs: x.wallMs + performance.now() - started, pose: x.pose };
     return { ...out, stats, pose: toPoseTrack(x.poses, x.width, x.height) };
   }

@@ -1,7 +1,7 @@
 // From a pose series to the result object: progress signal, repetitions, per-rep rules, feedback.
 // Pure and synchronous, so it is tested on synthetic keypoints without a model or a video.
 import type { AnalysisResult, Issue, RepStrength } from './result.js';
-import { buildContext, type ExerciseDef, type Finding, type FormRule, type FrameCtx, type RepView } from './exercise.js';
+import { buildContext, type ExerciseDef, type Finding, type FormRule, type FrameCtx, type Picture, type RepView } from './exercise.js';
 import { kpAt, KP, type AnyPose } from './pose.js';
 import { MAX_BRIDGE_S, type Attempt } from './reps.js';
 import { countSeries, mergeSides, relativeThresholds, shotRanges } from './counting.js';
@@ -237,7 +237,8 @@ function setPeriod(ctx: FrameCtx[], attempts: Attempt[], fps: number): number | 
   return p && p.strength >= 0.5 ? p.frames : undefined;
 }
 
-export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: number): PipelineOutput {
+/** `picture`: the video's size, so rules can tell a joint inside the picture from one guessed beyond its edge. */
+export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: number, picture?: Picture): PipelineOutput {
   // Each shot gets its own body-scale references: after a cut the person may be twice as large.
   const cuts = findCuts(poses, fps);
   const shots = shotRanges(poses.length, cuts);
@@ -280,7 +281,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
       durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, fps, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
       // Rules read the signal the rep was counted on (for one-sided reps, both sides' combined).
       progress: progress.slice(a.start, a.end + 1),
-      setDurationsS, setPeaks,
+      setDurationsS, setPeaks, ...(picture ? { picture } : {}),
     };
     judgedOn.push(rep);
     const last = k === attempts.length - 1;

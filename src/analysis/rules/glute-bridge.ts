@@ -2,8 +2,9 @@
 // up. The signal is the hip angle (shoulder-hip-knee) above its resting value in this clip: how far
 // the hip rests open depends on where the feet are set, the lift is about 35-50 deg on any setup.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { quantile } from '../signals.js';
-import { atPeak, bodyLying, clamp, dwellFrames, dwellUnseen, extreme, hipAngle, kneeAngle, onRepSide, round, sideOn, graded, rule } from './common.js';
+import { joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { atPeak, bodyLying, clamp, dwellFrames, dwellUnseen, extreme, hipAngle, kneeAngle, onRepSide, repSide, round, sideOn, graded, rule } from './common.js';
+import { repInPicture } from './in-picture.js';
 
 const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
 
@@ -13,6 +14,25 @@ export function restingHipAngle(frames: FrameCtx[]): number {
 }
 
 export const bridgeProgress = (f: FrameCtx, rest = 125) => (hipAngle(f) - rest) / 35;
+
+/**
+ * The shin's tilt from square to the floor, degrees: positive with the ankle further toward the
+ * feet' end than the knee (feet set far), negative with it pulled in toward the hips (feet close).
+ * The floor is the line from the shoulder to the ankle, both on it in a bridge, so a camera that
+ * is not level reads the same.
+ */
+export function shinTilt(f: FrameCtx, s: Side): number {
+  const [sh, kn, an] = (['shoulder', 'knee', 'ankle'] as const).map((j) => f.p[joint(s, j)]!);
+  if (Math.min(sh!.score, kn!.score, an!.score) < VISIBLE) return NaN;
+  const fx = an!.x - sh!.x, fy = an!.y - sh!.y, len = Math.hypot(fx, fy);
+  if (!(len > 0)) return NaN;
+  const vx = an!.x - kn!.x, vy = an!.y - kn!.y;
+  const along = (vx * fx + vy * fy) / len, across = Math.abs(vx * fy - vy * fx) / len;
+  return (Math.atan2(along, across) * 180) / Math.PI;
+}
+
+/** The shin within this many degrees of square to the floor at the top is a good foot placement. */
+export const SHIN_TILT_LIMIT = 25;
 
 export const gluteBridge: ExerciseDef = {
   id: 'glute-bridge',
@@ -45,15 +65,20 @@ export const gluteBridge: ExerciseDef = {
       correction: 'Set the heels about a forearm length from the glutes so the shins are vertical at the top.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        // The knee's angle in the picture is the true one only with the leg's plane seen flat.
+        // The shin's angle in the picture is the true one only with the leg's plane seen flat.
         if (!sideOn(rep)) return undefined;
+        // The correction asks for shins square to the floor at the top, so that is what is read:
+        // the knee's angle it replaced (70-115 deg) also holds the thigh's slope, which runs up
+        // 20-30 deg from the hips to the knees at the top of a bridge, so a vertical shin read
+        // 60-70 deg and was "feet too close" (a trainer's bridge, lenagalanova: 53-56 deg, the
+        // shin 11 deg in from square). The feet must be in the picture: a cut-off ankle is a guess.
+        if (!repInPicture(rep, ['ankle', 'knee'], repSide(rep) ?? undefined)) return undefined;
         // At the top, the median of the peak frame and its neighbours: one frame's knee is not the stance.
-        const v = atPeak(rep, onRepSide(rep, kneeAngle));
+        const v = atPeak(rep, onRepSide(rep, shinTilt));
         if (!Number.isFinite(v)) return undefined;
-        // The margin is past the nearer end of the 70-115 deg band; the grade keeps its own centre.
-        if (judge.pastLimit(Math.max(70 - v, v - 115), 10) <= 0) return null;
-        return { ...graded(Math.abs(v - 92) - 23, 10, 20), evidence: rep.peak,
-          description: v > 115 ? `The knees were open to ${round(v)} deg at the top: the feet are too far away.` : `The knees were closed to ${round(v)} deg at the top: the feet are too close.` };
+        if (judge.pastLimit(Math.abs(v) - SHIN_TILT_LIMIT, 10) <= 0) return null;
+        return { ...graded(Math.abs(v) - SHIN_TILT_LIMIT, 10, 20), evidence: rep.peak,
+          description: v > 0 ? `The shins leaned ${round(v)} deg past square to the floor at the top: the feet are too far away.` : `The shins leaned ${round(-v)} deg back toward the hips at the top: the feet are too close.` };
       },
       strength: { category: 'setup', name: 'Good foot position', description: 'Shins near vertical at the top.' },
     }),

@@ -1,9 +1,10 @@
 // Shoulder press: the wrists travel from shoulder height to overhead. The signal blends wrist and
 // elbow height above the shoulder in arm lengths: hands holding dumbbells end-on are often missed
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 import { atPeak, extreme, onRepSide, round, sustained, torsoLean, upright, wristDrop, elbowAngle, rule } from './common.js';
+import { jointsInPicture, repInPicture } from './in-picture.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -34,6 +35,30 @@ export function wristImbalance(f: FrameCtx): number {
   return Number.isFinite(l) && Number.isFinite(r) ? Math.abs(l - r) : NaN;
 }
 
+/** Knee below the hip in torso lengths, on the better-seen knee: about 0.8 standing, under 0.4 seated. */
+export function kneeDrop(f: FrameCtx): number {
+  const [s] = (['left', 'right'] as const)
+    .filter((side) => Math.min(f.p[joint(side, 'hip')]!.score, f.p[joint(side, 'knee')]!.score) >= VISIBLE)
+    .sort((a, b) => f.p[joint(b, 'knee')]!.score - f.p[joint(a, 'knee')]!.score);
+  if (!s || !(f.torsoLen > 0)) return NaN;
+  return (f.p[joint(s, 'knee')]!.y - f.p[joint(s, 'hip')]!.y) / f.torsoLen;
+}
+
+/**
+ * Seated through the rep: the thighs level, the knees within 0.4 torso lengths of the hips' height
+ * (standing they hang about 0.8 below), on the median of the frames where a knee is seen.
+ */
+export function seated(rep: RepView): boolean {
+  const v = rep.frames.map(kneeDrop).filter(Number.isFinite).sort((a, b) => a - b);
+  return v.length > 0 && v[v.length >> 1]! < 0.4;
+}
+
+/**
+ * The hands, and the weight they hold, stay inside the picture over the rep: each wrist at least
+ * 0.15 arm lengths (about half a hand, where the grip holds the bar) from the picture's edges.
+ */
+const handsInPicture = (rep: RepView) => repInPicture(rep, ['wrist'], undefined, (f) => 0.15 * f.armLen);
+
 export const shoulderPress: ExerciseDef = {
   id: 'shoulder-press',
   name: 'Shoulder press',
@@ -52,6 +77,8 @@ export const shoulderPress: ExerciseDef = {
       correction: 'Press until the arms are fully straight with the weight over the middle of the head.',
       views: ['front', 'side', 'diagonal'],
       check(rep, judge) {
+        // Hands that leave the picture at the top (close framing) are placed by the model's guess.
+        if (!handsInPicture(rep)) return undefined;
         const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
         if (!Number.isFinite(value)) return undefined;
         const fault = judge.verdict(155 - value, 10, 25);
@@ -77,11 +104,22 @@ export const shoulderPress: ExerciseDef = {
       correction: 'Squeeze the glutes and brace the abs so the ribs stay down and the torso vertical.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        // The lean held for more than one frame, not one frame's shoulder or hip keypoint slipping.
-        const { value, index } = sustained(rep, torsoLean, 'max');
+        // The lean held for more than one frame, not one frame's shoulder or hip keypoint slipping,
+        // on frames whose shoulders and hips are inside the picture (a chest-up framing guesses the hips).
+        const seen = (f: FrameCtx) => jointsInPicture(rep, f, ['shoulder', 'hip']);
+        // Seated against a backrest, the bench sets the torso's lean (a press bench's back is
+        // inclined 10-20 deg): the fault is the lean the press adds to the rack position.
+        const onBench = seated(rep);
+        const rack = onBench
+          ? Math.min(...[rep.frames[0]!, rep.frames[rep.frames.length - 1]!].filter(seen).map(torsoLean).filter(Number.isFinite))
+          : 0;
+        if (!Number.isFinite(rack)) return undefined;
+        const { value, index } = sustained(rep, (f) => torsoLean(f) - rack, 'max', seen);
         if (!Number.isFinite(value)) return undefined;
         const fault = judge.verdict(value - 15, 5, 12);
-        return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg off vertical while pressing.` };
+        return fault && { ...fault, evidence: index, description: onBench
+          ? `The torso leaned about ${round(value)} deg further back than at the start of the press.`
+          : `The torso leaned about ${round(value)} deg off vertical while pressing.` };
       },
       strength: { category: 'posture', name: 'Stacked torso', description: 'Ribs down, torso vertical.' },
     }),
@@ -90,6 +128,7 @@ export const shoulderPress: ExerciseDef = {
       correction: 'Press both arms at the same speed and finish them together.',
       views: ['front'],
       check(rep, judge) {
+        if (!handsInPicture(rep)) return undefined;
         // At the top, the median of the peak frame and its neighbours: one frame's wrist is not the press.
         const v = atPeak(rep, wristImbalance);
         if (!Number.isFinite(v)) return undefined;
