@@ -1,7 +1,9 @@
 // A fault is what the rep held, not one frame's keypoint: the lunge's knee travel and torso lean,
 // the shoulder press's lean back (common.ts sustained), the press's uneven arms and the bridge's
 // foot placement at the top (atPeak: the peak frame and its neighbours), the squat's heels against
-// where the ankles stood as the rep began, the pull-up's swing between the leans it held.
+// where the ankles stood as the rep began, the pull-up's swing between the leans it held. And what
+// the rep shows at all: joints the picture cuts off (rules/in-picture.ts), a seated press's lean
+// over its rack, the bridge's shins against the floor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildContext, type CameraAngle, type ExerciseDef, type RepView } from '../../src/analysis/exercise.js';
@@ -83,12 +85,50 @@ test('shoulder press: uneven arms are read on the top, not on one frame of it', 
 });
 
 test('glute bridge: the feet are judged on the top, not on one frame of it', () => {
-  // The knee keypoint thrown 200 px up on the peak frame alone (half of it after smoothing over the
-  // neighbours) reads a knee closed far under 70 deg; the neighbours read it open enough.
-  const closed = (u: number) => sideBridge(u).map((k, j) => (j === KP.leftKnee ? { ...k, y: k.y - 200 } : k));
+  // The ankle keypoint thrown 150 px in toward the hips on the peak frame alone (half of it after
+  // smoothing over the neighbours) reads a shin leaning far back; the neighbours read it square enough.
+  const closed = (u: number) => sideBridge(u).map((k, j) => (j === KP.leftAnkle ? { ...k, x: k.x - 150 } : k));
   assert.equal(check(gluteBridge, 'bridge-feet', repOf(sideBridge, 'side')), null);
   assert.equal(check(gluteBridge, 'bridge-feet', repOf(withFrames(sideBridge, closed, 10), 'side')), null);
   assert.ok(check(gluteBridge, 'bridge-feet', repOf(withFrames(sideBridge, closed, 9, 3), 'side')));
+});
+
+test('shoulder press: the lean is not read off hips the picture cuts off, nor the lock-out off hands at its edge', () => {
+  const leaning = () => sideSquatter({ knee: 178, lean: 30 });
+  const rep = repOf(leaning, 'side');
+  assert.ok(check(shoulderPress, 'press-back-arch', rep));
+  // Framed from the chest up: the picture ends 10 px above the hips, which the model still places.
+  const hipY = rep.frames[0]!.p[KP.leftHip]!.y;
+  assert.equal(check(shoulderPress, 'press-back-arch', { ...rep, picture: { width: 600, height: hipY - 10 } }), undefined);
+  assert.ok(check(shoulderPress, 'press-back-arch', { ...rep, picture: { width: 600, height: 600 } }));
+  // The arms bent to 135 deg: a lock-out fault, unless the wrist is within 0.15 arm lengths of an edge.
+  assert.ok(check(shoulderPress, 'press-lockout', rep));
+  const wristX = rep.frames[0]!.p[KP.leftWrist]!.x;
+  assert.equal(check(shoulderPress, 'press-lockout', { ...rep, picture: { width: wristX + 10, height: 600 } }), undefined);
+  assert.ok(check(shoulderPress, 'press-lockout', { ...rep, picture: { width: wristX + 40, height: 600 } }));
+});
+
+test('shoulder press: seated against a backrest, the lean is what the press adds to the rack', () => {
+  // Thighs near level (knees 60 deg): seated. A bench reclined 25 deg is the setup, not a fault;
+  // standing at 25 deg is; seated, the torso going from 25 to 45 deg during the press is too.
+  const seatedAt = (lean: number) => () => sideSquatter({ knee: 60, lean });
+  assert.equal(check(shoulderPress, 'press-back-arch', repOf(seatedAt(25), 'side')), null);
+  assert.ok(check(shoulderPress, 'press-back-arch', repOf(() => sideSquatter({ knee: 178, lean: 25 }), 'side')));
+  assert.ok(check(shoulderPress, 'press-back-arch', repOf((u) => sideSquatter({ knee: 60, lean: 25 + 20 * u }), 'side')));
+});
+
+test('glute bridge: a shin square to the floor at the top is good whatever the thighs\' slope; pulled in or cut off it is not', () => {
+  // Knees high (the thighs sloping 27 deg from the hips up to them), shins vertical: the knee closes
+  // to 63 deg, which the knee-angle band (70-115) called "feet too close".
+  const square = (u: number) => sideBridge(u).map((k, j) => (j === KP.leftKnee ? { ...k, y: 380 } : j === KP.leftAnkle ? { ...k, x: 420 } : k));
+  const rep = repOf(square, 'side');
+  assert.equal(check(gluteBridge, 'bridge-feet', rep), null);
+  // The heels 70 px in toward the hips: the shin leans 30 deg back.
+  const pulled = (u: number) => square(u).map((k, j) => (j === KP.leftAnkle ? { ...k, x: 350 } : k));
+  const close = check(gluteBridge, 'bridge-feet', repOf(pulled, 'side'));
+  assert.ok(close && /too close/.test(close.description));
+  // A picture ending above the ankles: the feet are not judged.
+  assert.equal(check(gluteBridge, 'bridge-feet', { ...repOf(pulled, 'side'), picture: { width: 800, height: 480 } }), undefined);
 });
 
 test('squat heels: the rise is read from where the ankles stood over the rep\'s first frames, not its first frame alone', () => {

@@ -31,8 +31,14 @@ export function shinTilt(f: FrameCtx, s: Side): number {
   return (Math.atan2(along, across) * 180) / Math.PI;
 }
 
-/** The shin within this many degrees of square to the floor at the top is a good foot placement. */
-export const SHIN_TILT_LIMIT = 25;
+/**
+ * Good foot placement: at the top the shin leans at most this far in toward the hips (heels pulled
+ * under the knees) or out past square (feet walked away). The far end keeps where the knee-angle
+ * band it replaced ended (115 deg: about 40 deg of shin at a thigh sloping 25 deg); the near end
+ * was 70 deg, a shin still 5 deg out, so a square shin was "too close".
+ */
+export const SHIN_IN_LIMIT = 25;
+export const SHIN_OUT_LIMIT = 40;
 
 export const gluteBridge: ExerciseDef = {
   id: 'glute-bridge',
@@ -76,8 +82,9 @@ export const gluteBridge: ExerciseDef = {
         // At the top, the median of the peak frame and its neighbours: one frame's knee is not the stance.
         const v = atPeak(rep, onRepSide(rep, shinTilt));
         if (!Number.isFinite(v)) return undefined;
-        if (judge.pastLimit(Math.abs(v) - SHIN_TILT_LIMIT, 10) <= 0) return null;
-        return { ...graded(Math.abs(v) - SHIN_TILT_LIMIT, 10, 20), evidence: rep.peak,
+        const excess = Math.max(-v - SHIN_IN_LIMIT, v - SHIN_OUT_LIMIT);
+        if (judge.pastLimit(excess, 10) <= 0) return null;
+        return { ...graded(excess, 10, 20), evidence: rep.peak,
           description: v > 0 ? `The shins leaned ${round(v)} deg past square to the floor at the top: the feet are too far away.` : `The shins leaned ${round(-v)} deg back toward the hips at the top: the feet are too close.` };
       },
       strength: { category: 'setup', name: 'Good foot position', description: 'Shins near vertical at the top.' },
