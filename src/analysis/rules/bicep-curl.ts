@@ -3,7 +3,8 @@
 // from the front and the side and for alternating curls.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atEnds, elbowAngle, extreme, over, round, torsoLean, upright, wristDrop, rule } from './common.js';
+import { atEnds, elbowAngle, extreme, over, round, upright, wristDrop, rule } from './common.js';
+import { jointsInPicture, leanInPicture } from './in-picture.js';
 
 /** Progress of one arm: 0.9 arm lengths below the shoulder = rest, 0.25 = fully curled. */
 const armProgress = (f: FrameCtx, s: Side) => (0.9 - wristDrop(f, s)) / 0.6;
@@ -45,13 +46,16 @@ function upperArmLengths(rep: RepView): Record<Side, number> {
  * or back shortens the torso in the image, so the shortest against the longest gives the angle.
  */
 function torsoSwing(rep: RepView): { value: number; index: number } {
+  // Only frames whose shoulders and hips are inside the picture (a curl filmed from the chest up
+  // has its hips guessed).
+  const lean = leanInPicture(rep);
   if (rep.view === 'side' || rep.view === 'diagonal') {
-    const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+    const max = extreme(rep, lean, 'max'), min = extreme(rep, lean, 'min');
     return { value: max.value - min.value, index: max.index };
   }
   const rise = (f: FrameCtx) => {
     const sh = pairPoint(f.p, 'shoulder'), hip = pairPoint(f.p, 'hip');
-    return sh && hip ? hip.y - sh.y : NaN;
+    return sh && hip && jointsInPicture(rep, f, ['shoulder', 'hip']) ? hip.y - sh.y : NaN;
   };
   const long = quantile(rep.frames.map(rise), 0.9), short = extreme(rep, rise, 'min');
   if (!(long > 0) || !Number.isFinite(short.value)) return { value: NaN, index: rep.peak };

@@ -3,7 +3,8 @@
 // the hands in arm lengths (with depth, so a fly seen from the side still reads) against the open
 // position of the surrounding seconds: 0 open, 1 with the gap closed by 70% of that.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { elbowAngle, extreme, onRepSide, over, round, torsoLean, rule } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, rule } from './common.js';
+import { leanInPicture } from './in-picture.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { handGap } from './reach.js';
 
@@ -51,7 +52,7 @@ export const chestFly: ExerciseDef = {
       correction: 'Keep the torso still; the arms alone sweep the handles together.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        const lean = leanInPicture(rep), max = extreme(rep, lean, 'max'), min = extreme(rep, lean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
         return judge.fault(swing - 12, 6, 12, { evidence: max.index, description: `The torso rocked through about ${round(swing)} deg during the rep.` });

@@ -5,6 +5,7 @@
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint } from '../signals.js';
 import { atEnds, atPeak, bounceRule, elbowAngle, extreme, onRepSide, round, torsoLean, rule } from './common.js';
+import { leanInPicture } from './in-picture.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 
 /** Shoulders above the wrists in arm lengths: about 0.9 on straight arms, 0.4 at the bottom. */
@@ -56,7 +57,7 @@ export const dips: ExerciseDef = {
       correction: 'Keep the chest up: a slight forward lean works the chest, past about 40 deg the shoulders take the load.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const { value, index } = extreme(rep, torsoLean, 'max');
+        const { value, index } = extreme(rep, leanInPicture(rep), 'max');
         if (!Number.isFinite(value)) return undefined;
         return judge.fault(value - 40, 5, 10, { evidence: index, description: `The torso leaned about ${round(value)} deg forward at the bottom.` });
       },

@@ -3,7 +3,8 @@
 // (hand distance from the shoulder with depth, blended with the elbow bend): from behind, where it
 // is often filmed, the arms reach away from the camera and only the depth shows their length.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { extreme, repSide, round, sideOn, torsoLean, upright, rule } from './common.js';
+import { extreme, repSide, round, sideOn, upright, rule } from './common.js';
+import { leanInPicture } from './in-picture.js';
 import { dropBelowShoulder, maxOf } from './body.js';
 import { pullProgress } from './bent-over-row.js';
 import { elbowFlare, meanFinite } from './reach.js';
@@ -55,7 +56,7 @@ export const facePull: ExerciseDef = {
       correction: 'Stand tall and still; step closer or lighten the stack instead of leaning back into the pull.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        const lean = leanInPicture(rep), max = extreme(rep, lean, 'max'), min = extreme(rep, lean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const swing = max.value - min.value;
         return judge.fault(swing - 12, 6, 12, { evidence: max.index, description: `The torso swung through about ${round(swing)} deg during the pull.` });

@@ -6,6 +6,7 @@
 import type { FrameCtx, RepView } from '../exercise.js';
 import type { Keypoint } from '../pose.js';
 import { joint, type Joint, type Side } from '../signals.js';
+import { torsoLean } from './common.js';
 
 /**
  * The keypoint lies inside the picture, at least `margin` px from its edges (always, on a rep whose
@@ -27,3 +28,11 @@ export function jointsInPicture(rep: RepView, f: FrameCtx, joints: readonly Join
 export function repInPicture(rep: RepView, joints: readonly Joint[], side?: Side, margin: (f: FrameCtx) => number = () => 0): boolean {
   return rep.frames.every((f) => jointsInPicture(rep, f, joints, side, margin(f)));
 }
+
+/**
+ * The torso's lean from vertical (common.ts torsoLean) on a frame whose shoulders and hips are
+ * inside the picture, NaN elsewhere: an upper-body exercise filmed from the chest up has its hips
+ * guessed below the picture, and a lean or a swing read off them is the guess's.
+ */
+export const leanInPicture = (rep: RepView) => (f: FrameCtx): number =>
+  jointsInPicture(rep, f, ['shoulder', 'hip']) ? torsoLean(f) : NaN;

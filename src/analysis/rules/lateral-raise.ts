@@ -3,7 +3,8 @@
 // against the clip's hanging position, which reads the same from the front, a diagonal or the side.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { quantile } from '../signals.js';
-import { elbowAngle, round, torsoLean, rule, type RuleSpec } from './common.js';
+import { elbowAngle, round, rule, type RuleSpec } from './common.js';
+import { leanInPicture } from './in-picture.js';
 import { raiseCalibration, raiseGate, raiseProgress, repElevation, topElevation } from './arm-raise.js';
 import { maxOf } from './body.js';
 
@@ -22,7 +23,7 @@ export function elbowAtTop(rep: RepView): { value: number; index: number } {
 
 /** Torso sway over the rep: the spread between its 10th and 90th percentile lean, with the frame of the larger. */
 export function torsoSway(rep: RepView): { value: number; index: number } {
-  const leans = rep.frames.map(torsoLean);
+  const leans = rep.frames.map(leanInPicture(rep));
   const hi = quantile(leans, 0.9), lo = quantile(leans, 0.1);
   let index = rep.peak, best = Infinity;
   leans.forEach((v, i) => { if (Number.isFinite(v) && Math.abs(v - hi) < best) { best = Math.abs(v - hi); index = i; } });

@@ -3,7 +3,8 @@
 // signal (hand distance from the shoulder with depth, blended with the elbow bend), which also
 // reads from behind, where the arms reach away from the camera; only the posture differs.
 import type { ExerciseDef } from '../exercise.js';
-import { atEnds, elbowAngle, extreme, round, torsoLean, upright, rule } from './common.js';
+import { atEnds, elbowAngle, extreme, round, upright, rule } from './common.js';
+import { leanInPicture } from './in-picture.js';
 import { pullingElbow, pullProgress } from './bent-over-row.js';
 import { maxOf } from './body.js';
 
@@ -35,7 +36,7 @@ export const seatedRow: ExerciseDef = {
       correction: 'Keep the torso still and upright; only the arms and shoulder blades move.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const max = extreme(rep, torsoLean, 'max'), min = extreme(rep, torsoLean, 'min');
+        const lean = leanInPicture(rep), max = extreme(rep, lean, 'max'), min = extreme(rep, lean, 'min');
         if (!Number.isFinite(max.value) || !Number.isFinite(min.value)) return undefined;
         const rock = max.value - min.value;
         return judge.fault(rock - 15, 8, 15, { evidence: max.index, description: `The torso rocked through about ${round(rock)} deg during the rep.` });

@@ -3,8 +3,8 @@
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { atPeak, extreme, onRepSide, round, sustained, torsoLean, upright, wristDrop, elbowAngle, rule } from './common.js';
-import { jointsInPicture, repInPicture } from './in-picture.js';
+import { atPeak, extreme, onRepSide, round, sustained, upright, wristDrop, elbowAngle, rule } from './common.js';
+import { leanInPicture, repInPicture } from './in-picture.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -106,15 +106,12 @@ export const shoulderPress: ExerciseDef = {
       check(rep, judge) {
         // The lean held for more than one frame, not one frame's shoulder or hip keypoint slipping,
         // on frames whose shoulders and hips are inside the picture (a chest-up framing guesses the hips).
-        const seen = (f: FrameCtx) => jointsInPicture(rep, f, ['shoulder', 'hip']);
         // Seated against a backrest, the bench sets the torso's lean (a press bench's back is
         // inclined 10-20 deg): the fault is the lean the press adds to the rack position.
-        const onBench = seated(rep);
-        const rack = onBench
-          ? Math.min(...[rep.frames[0]!, rep.frames[rep.frames.length - 1]!].filter(seen).map(torsoLean).filter(Number.isFinite))
-          : 0;
+        const lean = leanInPicture(rep), onBench = seated(rep);
+        const rack = onBench ? Math.min(...[rep.frames[0]!, rep.frames[rep.frames.length - 1]!].map(lean).filter(Number.isFinite)) : 0;
         if (!Number.isFinite(rack)) return undefined;
-        const { value, index } = sustained(rep, (f) => torsoLean(f) - rack, 'max', seen);
+        const { value, index } = sustained(rep, (f) => lean(f) - rack, 'max');
         if (!Number.isFinite(value)) return undefined;
         const fault = judge.verdict(value - 15, 5, 12);
         return fault && { ...fault, evidence: index, description: onBench

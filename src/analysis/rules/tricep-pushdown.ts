@@ -4,7 +4,8 @@
 // foreshortened.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { elbowAngle, extreme, onRepSide, over, round, torsoLean, upright, rule } from './common.js';
+import { elbowAngle, extreme, onRepSide, over, round, upright, rule } from './common.js';
+import { leanInPicture } from './in-picture.js';
 import { upperArmDrift } from './bicep-curl.js';
 
 /** Wrist below its elbow in forearm lengths (about 0.45 of the arm): 0 forearm level, 1 hanging. */
@@ -73,7 +74,7 @@ export const tricepPushdown: ExerciseDef = {
       correction: 'Stand tall with a slight hinge; do not fold over to push with body weight.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
-        const { value, index } = extreme(rep, torsoLean, 'max');
+        const { value, index } = extreme(rep, leanInPicture(rep), 'max');
         if (!Number.isFinite(value)) return undefined;
         return judge.fault(value - 30, 8, 15, { evidence: index, description: `The torso folded about ${round(value)} deg forward during the push.` });
       },
