@@ -79,11 +79,10 @@ export function loadLabels(dir = videosDir): Label[] | null {
  * Clips never tuned on (bench/holdout.json): the first list, and each list added later with its own
  * rule, less the clips examined since (`examined`, each with why): those are tuning clips now.
  */
-export const holdout: ReadonlySet<string> = (() => {
-  const h = JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[]; added?: { clips: string[] }[]; examined?: { clips: string[] }[] };
-  const examined = new Set((h.examined ?? []).flatMap((e) => e.clips));
-  return new Set([...h.clips, ...(h.added ?? []).flatMap((a) => a.clips)].filter((c) => !examined.has(c)));
-})();
+const holdoutFile = JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[]; added?: { clips: string[] }[]; examined?: { clips: string[] }[] };
+/** Held-out clips examined since (holdout.json `examined`): tuning clips now, for the form holdout too. */
+export const examinedClips: ReadonlySet<string> = new Set((holdoutFile.examined ?? []).flatMap((e) => e.clips));
+export const holdout: ReadonlySet<string> = new Set([...holdoutFile.clips, ...(holdoutFile.added ?? []).flatMap((a) => a.clips)].filter((c) => !examinedClips.has(c)));
 
 export interface ClipRow {
   file: string;

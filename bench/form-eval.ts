@@ -26,6 +26,7 @@ import { formVideosDir, videosDir } from './shared-videos.js';
 import { poseFilesExist, readPoseFiles, writePoseFiles } from './pose-files.js';
 import type { Augmentation } from './augment.js';
 import { NEAR_LIMIT_BANDS, repUncertainties } from './uncertainty.js';
+import { examinedClips } from './eval.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -602,7 +603,8 @@ export async function runFormEval(opts: FormEvalOptions): Promise<FormRow[]> {
   const { analyzePoses } = await import('../src/analysis/pipeline.js');
   const { exerciseDef } = await import('../src/analysis/rules/index.js');
   const { modelName } = await import('../src/analysis/pose/models.js');
-  const held = new Set(formHoldout.clips);
+  // A held-out clip examined since (holdout.json `examined`) is a tuning clip here as for counting.
+  const held = new Set(formHoldout.clips.filter((c) => !examinedClips.has(c)));
   const all = loadFormClips();
   if (!all.length) {
     console.error(`no form labels at ${join(formVideosDir, 'labels.json')} or ${join(videosDir, 'labels.json')}`);
