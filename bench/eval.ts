@@ -24,7 +24,7 @@
 // (over clips whose count is labelled "sure"), within one (over all), mean absolute error, camera
 // angle right, and how often reps carry a form issue on clips labelled good or bad form.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPoseEngine, ENGINE_FPS, type ExtractedPoses, type PoseEngine } from '../src/analysis/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
@@ -32,6 +32,7 @@ import { exerciseDef } from '../src/analysis/rules/index.js';
 import { readPoseFiles, writePoseFiles } from './pose-files.js';
 import { pickAugmentations, type Augmentation } from './augment.js';
 import { videosDir } from './shared-videos.js';
+import { holdout } from './holdout.js';
 
 export interface Label {
   file: string;
@@ -42,8 +43,6 @@ export interface Label {
   confidence?: string;
   form?: 'good' | 'bad' | 'mixed';
 }
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 export { videosDir };
 
@@ -75,14 +74,8 @@ export function loadLabels(dir = videosDir): Label[] | null {
   return (JSON.parse(readFileSync(p, 'utf8')) as Label[]).map((l) => ({ ...l, exercise: catalogIdOf[l.exercise] ?? l.exercise }));
 }
 
-/**
- * Clips never tuned on (bench/holdout.json): the first list, and each list added later with its own
- * rule, less the clips examined since (`examined`, each with why): those are tuning clips now.
- */
-const holdoutFile = JSON.parse(readFileSync(join(here, 'holdout.json'), 'utf8')) as { clips: string[]; added?: { clips: string[] }[]; examined?: { clips: string[] }[] };
-/** Held-out clips examined since (holdout.json `examined`): tuning clips now, for the form holdout too. */
-export const examinedClips: ReadonlySet<string> = new Set((holdoutFile.examined ?? []).flatMap((e) => e.clips));
-export const holdout: ReadonlySet<string> = new Set([...holdoutFile.clips, ...(holdoutFile.added ?? []).flatMap((a) => a.clips)].filter((c) => !examinedClips.has(c)));
+/** Clips never tuned on: bench/holdout.ts. */
+export { holdout };
 
 export interface ClipRow {
   file: string;

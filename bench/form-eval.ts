@@ -26,7 +26,7 @@ import { formVideosDir, videosDir } from './shared-videos.js';
 import { poseFilesExist, readPoseFiles, writePoseFiles } from './pose-files.js';
 import type { Augmentation } from './augment.js';
 import { NEAR_LIMIT_BANDS, repUncertainties } from './uncertainty.js';
-import { examinedClips } from './eval.js';
+import { examinedClips } from './holdout.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
