@@ -6,6 +6,7 @@ import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { VISIBLE } from '../signals.js';
 import { dwellFrames, dwellUnseen, extreme, kneeAngle, onRepSide, round, upright, rule } from './common.js';
+import { feetInPicture } from './in-picture.js';
 
 /** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
 export function ankleOverToe(f: FrameCtx): number {
@@ -70,6 +71,8 @@ export const calfRaise: ExerciseDef = {
       correction: 'Rise as high as you can onto the balls of the feet on every rep.',
       views: ['side', 'diagonal', 'front'],
       check(rep, judge) {
+        // The rise is the ankles': a framing that cuts the feet off guesses them.
+        if (!feetInPicture(rep)) return undefined;
         return judge.fault(0.9 - rep.peakProgress, 0.15, 0.3, { evidence: rep.peak, description: `The heels rose to about ${round(rep.peakProgress * 100)}% of a full raise.` });
       },
       strength: { category: 'range_of_motion', name: 'Full raise', description: 'Rose high onto the balls of the feet.' },
@@ -79,6 +82,7 @@ export const calfRaise: ExerciseDef = {
       correction: 'Keep the legs straight so the calves, not a knee dip, lift the body.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
+        if (!feetInPicture(rep)) return undefined;
         const { value, index } = extreme(rep, onRepSide(rep, kneeAngle), 'min');
         if (!Number.isFinite(value)) return undefined;
         return judge.fault(160 - value, 8, 15, { evidence: index, description: `The knees bent to about ${round(value)} deg during the raise.` });

@@ -30,6 +30,16 @@ export function repInPicture(rep: RepView, joints: readonly Joint[], side?: Side
 }
 
 /**
+ * The hands, and what they hold, stay inside the picture over the rep: each wrist at least 0.15 arm
+ * lengths (about half a hand, where the grip holds a bar or a dumbbell) from the picture's edges.
+ * Hands at the edge (a close framing's lock-out, a pull-up bar at the top) are the model's guess.
+ */
+export const handsInPicture = (rep: RepView): boolean => repInPicture(rep, ['wrist'], undefined, (f) => 0.15 * f.armLen);
+
+/** The feet's joints (ankles) stay inside the picture over the rep: a framing that cuts them off guesses them. */
+export const feetInPicture = (rep: RepView): boolean => repInPicture(rep, ['ankle']);
+
+/**
  * The torso's lean from vertical (common.ts torsoLean) on a frame whose shoulders and hips are
  * inside the picture, NaN elsewhere: an upper-body exercise filmed from the chest up has its hips
  * guessed below the picture, and a lean or a swing read off them is the guess's.

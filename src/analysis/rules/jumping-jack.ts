@@ -4,6 +4,7 @@ import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { dist, joint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, extreme, squareOn, upright, wristDrop, rule } from './common.js';
+import { handsInPicture } from './in-picture.js';
 
 /** The upper arm's share of the arm (shoulder-elbow over shoulder-elbow-wrist) when none is measured. */
 const UPPER_ARM_SHARE = 0.55;
@@ -77,6 +78,8 @@ export const jumpingJack: ExerciseDef = {
       correction: 'Sweep the arms all the way up until the hands meet above the head.',
       views: ['front', 'diagonal', 'side'],
       check(rep, judge) {
+        // Hands that reach the picture's edge (a close framing's top) are placed by the model's guess.
+        if (!handsInPicture(rep)) return undefined;
         // At 10 fps the top of a fast jack can fall between frames, so the highest frame is used.
         const { value: v, index } = extreme(rep, handsAboveHead, 'max');
         if (!Number.isFinite(v)) return undefined;

@@ -3,6 +3,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, clamp, extreme, kneeAngle, round, sustained, torsoLean, upright, bounceRule, rule } from './common.js';
+import { feetInPicture } from './in-picture.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
@@ -90,6 +91,8 @@ export const lunge: ExerciseDef = {
       correction: 'Take a longer stance and drop the hips straight down so the front shin stays near vertical.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
+        // The knee's travel is read against the ankle: a framing that cuts the feet off guesses it.
+        if (!feetInPicture(rep)) return undefined;
         const front = repFrontSide(rep);
         // As far forward as the knee stayed for more than one frame: one frame's knee keypoint
         // jumping ahead is not the knee travelling (common.ts sustained).

@@ -5,6 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 import { atEnds, atPeak, elbowAngle, onRepSide, round, squareOn, rule } from './common.js';
+import { handsInPicture } from './in-picture.js';
 import { dropBelowShoulder, meanOf } from './body.js';
 import { elbowFlare } from './reach.js';
 
@@ -48,6 +49,8 @@ export const overheadTricepExtension: ExerciseDef = {
       correction: 'Straighten the arms fully overhead at the top of every rep.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
+        // Hands overhead at the picture's edge are placed by the model's guess.
+        if (!handsInPicture(rep)) return undefined;
         const v = atEnds(rep, elbowAngle);
         if (!Number.isFinite(v)) return undefined;
         return judge.fault(150 - v, 15, 30, { evidence: 0, description: `The arms straightened only to about ${round(v)} deg overhead.` });

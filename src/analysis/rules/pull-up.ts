@@ -5,6 +5,7 @@ import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
 import { pairPoint, VISIBLE } from '../signals.js';
 import { atEnds, elbowAngle, extreme, round, sustained, torsoLean, rule } from './common.js';
+import { handsInPicture } from './in-picture.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -55,6 +56,8 @@ export const pullUp: ExerciseDef = {
       // The chin (the nose keypoint) is hidden from behind: a back view cannot show it over the bar.
       readsFace: true,
       check(rep, judge) {
+        // Hands on a bar at the picture's edge are placed by the model's guess: so would the chin's margin be.
+        if (!handsInPicture(rep)) return undefined;
         const { value, index } = extreme(rep, chinOverHands, 'max');
         if (!Number.isFinite(value)) return undefined;
         return judge.fault(-0.05 - value, 0.1, 0.25, { evidence: index, description: `At the top the chin stayed ${round(-value * 100)}% of an arm length below the hands.` });

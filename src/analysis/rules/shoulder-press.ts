@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 import { atPeak, extreme, onRepSide, round, sustained, upright, wristDrop, elbowAngle, rule } from './common.js';
-import { leanInPicture, repInPicture } from './in-picture.js';
+import { handsInPicture, leanInPicture } from './in-picture.js';
 
 /** Wrist height above the shoulders in arm lengths (negative below), mean of seen arms. */
 export function wristRise(f: FrameCtx): number {
@@ -52,12 +52,6 @@ export function seated(rep: RepView): boolean {
   const v = rep.frames.map(kneeDrop).filter(Number.isFinite).sort((a, b) => a - b);
   return v.length > 0 && v[v.length >> 1]! < 0.4;
 }
-
-/**
- * The hands, and the weight they hold, stay inside the picture over the rep: each wrist at least
- * 0.15 arm lengths (about half a hand, where the grip holds the bar) from the picture's edges.
- */
-const handsInPicture = (rep: RepView) => repInPicture(rep, ['wrist'], undefined, (f) => 0.15 * f.armLen);
 
 export const shoulderPress: ExerciseDef = {
   id: 'shoulder-press',

@@ -5,6 +5,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { headDrop } from './push-up.js';
 import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, round, torsoElevation, hipHeight, rule } from './common.js';
+import { feetInPicture } from './in-picture.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -79,6 +80,7 @@ export const sitUp: ExerciseDef = {
       correction: 'Keep the feet flat on the floor; anchor them or bend the knees more if they lift.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
+        if (!feetInPicture(rep)) return undefined;
         const start = ankleY(rep.frames[0]!);
         if (!Number.isFinite(start)) return undefined;
         // Feet lift when the torso comes up, so the rise is read at the top of the rep.
