@@ -131,6 +131,16 @@ test('glute bridge: a shin square to the floor at the top is good whatever the t
   assert.equal(check(gluteBridge, 'bridge-feet', { ...repOf(pulled, 'side'), picture: { width: 800, height: 480 } }), undefined);
 });
 
+test('lunge: the feet cut off by the picture are not judged (rules/in-picture.ts feetInPicture)', () => {
+  const upright = (u: number) => sideSquatter({ knee: 180 - 80 * u, lean: 10 });
+  const kneeAhead = (u: number) => sideSquatter({ knee: 180 - 80 * u, lean: 10 }).map((k, j) => (j === KP.leftKnee ? { ...k, x: k.x + 70 } : k));
+  const rep = repOf(withFrames(upright, kneeAhead, 8, 3), 'side');
+  assert.ok(check(lunge, 'lunge-knee-travel', rep));
+  // The ankles stand at y 500: a picture 490 px tall has them guessed below its edge.
+  assert.equal(check(lunge, 'lunge-knee-travel', { ...rep, picture: { width: 800, height: 490 } }), undefined);
+  assert.ok(check(lunge, 'lunge-knee-travel', { ...rep, picture: { width: 800, height: 510 } }));
+});
+
 test('squat heels: the rise is read from where the ankles stood over the rep\'s first frames, not its first frame alone', () => {
   const flat = (u: number) => sideSquatter({ knee: 180 - 90 * u, lean: 20 });
   // The first frame's ankle keypoints 40 px too low (a third of a leg): every later frame read as the heels up.
