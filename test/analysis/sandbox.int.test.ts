@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { confinedArgv, confinement, INSIDE_INPUT } from '../../src/analysis/decoder/confine.js';
 import { budgetFor, decoderVersion, networkIsolation, spawnDecoder, spawnWarmDecoder } from '../../src/analysis/decoder/sandbox.js';
+import { allowedCores } from '../../src/analysis/decoder/one-core.js';
 import { DECODER_MALLOC_ENV } from '../../src/analysis/malloc-env.js';
 import { makeVideo } from '../support/videos.js';
 import { removeDir } from '../support/remove-dir.js';
@@ -186,6 +187,24 @@ test('native code in the decoder confinement cannot open the ledger or another v
   }
 });
 
+/**
+ * Waits until `pid` is Node running child.mjs: the same process id goes through taskset, unshare,
+ * the set-up shell and setpriv before it is the decoder.
+ */
+async function untilDecoderRuns(pid: number): Promise<void> {
+  for (let i = 0; ; i++) {
+    let exe = '';
+    try {
+      exe = readlinkSync(`/proc/${pid}/exe`);
+    } catch {
+      // between two execs
+    }
+    if (exe.endsWith('/node') && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('child.mjs')) return;
+    assert.ok(i < 400, `the decoder did not start: ${exe}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 test('seen from outside while it decodes: the decoder has its own mount and network namespaces, no privileges, and DATA_DIR is not in its root', async (t) => {
   const c = confinement();
   if (!c.mount) return t.skip(`no mount confinement on this machine (${c.describe})`);
@@ -198,18 +217,7 @@ test('seen from outside while it decodes: the decoder has its own mount and netw
   const d = spawnDecoder(['decode', input, '10', '320', '240', '40000'], input, { budgetMs: 60_000, maxRssMb: 1024 });
   t.after(() => d.child.kill('SIGKILL'));
   const pid = d.child.pid!;
-  // The same process id through unshare, the set-up shell and setpriv: wait for it to be Node.
-  for (let i = 0; ; i++) {
-    let exe = '';
-    try {
-      exe = readlinkSync(`/proc/${pid}/exe`);
-    } catch {
-      // between two execs
-    }
-    if (exe.endsWith('/node') && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('child.mjs')) break;
-    assert.ok(i < 400, `the decoder did not start: ${exe}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await untilDecoderRuns(pid);
   const ns = (p: number | 'self', kind: string) => readlinkSync(`/proc/${p}/ns/${kind}`);
   assert.notEqual(ns(pid, 'mnt'), ns('self', 'mnt'), 'its own mount namespace');
   assert.notEqual(ns(pid, 'net'), ns('self', 'net'), 'its own network namespace');
@@ -225,6 +233,32 @@ test('seen from outside while it decodes: the decoder has its own mount and netw
   // Its root holds the library and code paths, /input and two empty mount points, nothing else.
   const expected = new Set(['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'usr', 'proc', '.old', 'input', process.execPath.split('/')[1]!, import.meta.dirname.split('/')[1]!]);
   assert.deepEqual(readdirSync(root).filter((n) => !expected.has(n)), []);
+});
+
+test('the decoder runs on one core, so FFmpeg starts one decoding thread however many cores the machine has; successive decoders take the cores in turn', async (t) => {
+  const cores = allowedCores(readFileSync('/proc/self/status', 'utf8'));
+  if (cores.length < 2) return t.skip(`one core allowed here (${cores.join(',') || 'unknown'}): nothing to pin`);
+  const input = join(dir, 'one-core.mp4');
+  writeFileSync(input, await makeVideo({ width: 320, height: 240, frames: 300, fps: 10 }));
+  const seen: string[] = [];
+  for (let k = 0; k < 2; k++) {
+    // Its output is not read: the decoder blocks on a full pipe and stays alive to be looked at.
+    const d = spawnDecoder(['decode', input, '10', '320', '240', '40000'], input, { budgetMs: 60_000, maxRssMb: 1024 });
+    t.after(() => d.child.kill('SIGKILL'));
+    await untilDecoderRuns(d.child.pid!);
+    const list = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync(`/proc/${d.child.pid}/status`, 'utf8'))?.[1];
+    assert.match(list ?? '', /^\d+$/, `one core, not ${list}`);
+    assert.ok(cores.includes(Number(list)), `a core this process may use (${cores.join(',')}), not ${list}`);
+    seen.push(list!);
+  }
+  assert.notEqual(seen[0], seen[1], 'two decoders in a row on two different cores');
+});
+
+test('allowed cores are read from Cpus_allowed_list ranges; anything unreadable gives none (no pinning)', () => {
+  assert.deepEqual(allowedCores('Name:\tnode\nCpus_allowed_list:\t0-3,6,8-9\n'), [0, 1, 2, 3, 6, 8, 9]);
+  assert.deepEqual(allowedCores('Cpus_allowed_list:\t5\n'), [5]);
+  assert.deepEqual(allowedCores('Name:\tnode\n'), []);
+  assert.deepEqual(allowedCores('Cpus_allowed_list:\t0-x\n'), []);
 });
 
 test('a warm decoder (started before its video) sees no input until it is given one, then only that one, and its stage is removed when it ends', async (t) => {

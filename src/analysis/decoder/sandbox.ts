@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DECODER_MALLOC_ENV } from '../malloc-env.js';
+import { onOneCore } from './one-core.js';
 import type { DecoderChannel, DecoderOutput } from './framing.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -193,7 +194,7 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
     script, ...args,
   ];
   const readOnly = [here, script, ...packages, ...place.mounts];
-  const [cmd, ...rest] = confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages));
+  const [cmd, ...rest] = onOneCore(confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages)));
   // No inherited environment (no credentials): only its glibc allocator setting (malloc-env.ts).
   try {
     return spawn(cmd!, rest, { stdio: [stdin, channel?.stdout ?? 'pipe', 'pipe'], env: { ...DECODER_MALLOC_ENV } });
