@@ -1,8 +1,9 @@
 // `npm run bench:engine`: decode-only vs full analysis per shared clip, real-time factor and peak
-// RSS, plus the peak RSS of a ~10-minute video made by concatenating a clip with itself. Every
+// RSS, plus the peak RSS of full-HD clips made from shared ones (landscape and portrait) and of a
+// ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import { exerciseDef } from '../src/analysis/rules/index.js';
 import { analyzePoses } from '../src/analysis/pipeline.js';
 import { looped } from '../test/support/videos.js';
 import { shortClip } from './support/clip.js';
+import { rescaled } from './support/full-hd.js';
 import { processTree, statOf } from './support/cpu.js';
 
 interface Measure {
@@ -233,7 +235,7 @@ function runChildAsync(mode: Measure['mode'], path: string, exercise: string): P
 }
 
 async function main() {
-  // `-- --only a.mp4,b.mp4` measures a few clips and `--no-long` skips the ten-minute video (a
+  // `-- --only a.mp4,b.mp4` measures a few clips, `--no-hd` skips the full-HD clips and `--no-long` the ten-minute video (a
   // quick look); the default is every labelled clip and the long video. `--any` adds each clip
   // analysed as `any` beside its own exercise.
   const oi = process.argv.indexOf('--only');
@@ -268,11 +270,12 @@ async function main() {
       (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]);
   }
   print(rows);
+  if (!process.argv.includes('--no-hd')) await fullHd(worst);
   console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)} ` +
     `(decoding alone, same run: RTF ${(vid / decWall).toFixed(1)}); highest peak RSS ${peak.toFixed(0)} MB`);
   const w = (k: keyof JobMemory) => `${worst[k]!.mb.toFixed(0)} MB (${worst[k]!.clip})`;
   console.log(`memory per job, engine and decoder together (the engine process a worker runs and the job's decoder, resident sets ` +
-    `added up as ps does, sampled every 100 ms): ${w('rss')} at most, target under 300 MB; engine ${w('engineRss')}, decoder ` +
+    `added up as ps does, sampled every 100 ms; the peak of each job, the most over every job above): ${w('rss')} at most, target under 300 MB; engine ${w('engineRss')}, decoder ` +
     `${w('decoderRss')}; their PSS (smaps_rollup) ${w('pss')}; with the next job's decoder started ahead ${w('treeRss')}, ` +
     `${w('treeOnce')} counting each page once`);
   console.log(`CPU time (node + ffmpeg), i.e. one job on a core of its own: ${(cpu / 1000).toFixed(1)} s, RTF ${(vid / cpu).toFixed(2)} ` +
@@ -306,6 +309,35 @@ async function main() {
     print([['video', 'length s', 'engine MB', 'decoder MB', ...JOB_COLUMNS],
       [longest.file, (short.videoMs / 1000).toFixed(0), short.peakRssMb.toFixed(0), short.decoderPeakMb!.toFixed(0), ...jobCells(short.job!)],
       ['ten-minute concatenation', (a.videoMs / 1000).toFixed(0), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Memory per job at full HD (`--no-hd` skips it): no shared clip is 1080p, so two are made here from
+ * shared clips (bench/support/full-hd.ts), landscape 1920x1080 and portrait 1080x1920, and run
+ * through the engine host as every clip is. Their peaks count in the run's highest (`worst`).
+ */
+async function fullHd(worst: Partial<Record<keyof JobMemory, { mb: number; clip: string }>>) {
+  const sources = [
+    { file: 'aithletique_squat_front.mp4', exercise: 'squat', w: 1920, h: 1080 },
+    { file: 'rohanx01_squat_side.mp4', exercise: 'squat', w: 1080, h: 1920 },
+  ].filter((s) => existsSync(join(videosDir, s.file)));
+  if (!sources.length) return;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-hd-'));
+  try {
+    const rows = [['full HD, made from', 'size', 'video s', 'engine MB', 'decoder MB', ...JOB_COLUMNS]];
+    for (const s of sources) {
+      const path = join(dir, `${s.w}x${s.h}.mp4`);
+      writeFileSync(path, await rescaled(join(videosDir, s.file), s.w, s.h, 10));
+      const a = await withJobMemory(path, s.exercise);
+      const name = `${s.file} at ${s.w}x${s.h}`;
+      for (const k of Object.keys(a.job!) as (keyof JobMemory)[]) if (a.job![k] > (worst[k]?.mb ?? 0)) worst[k] = { mb: a.job![k], clip: name };
+      rows.push([s.file, `${s.w}x${s.h}`, (a.videoMs / 1000).toFixed(1), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]);
+    }
+    console.log('');
+    print(rows);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
