@@ -164,6 +164,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // keeps that read when three passes agree on a large body (pose/tracker.ts fallbackPose): a
 // close-up with the head out of the picture has poses on frames that had none. Poses differ only
 // in clips with such frames (13 of the 63 shared count clips); the others are the same bit for bit.
+// The same stop's other changes ride on /12 too (nothing was released between them): squat depth,
+// too deep and valgus read in 3D against the standing legs (rules/squat-level.ts), rules that do not
+// read joints outside the picture (rules/in-picture.ts), a seated press's lean and the bridge's
+// shins, and the counter's smoothing and hidden tops in seconds (counting.ts).
 export const ENGINE_VERSION = 'pose-engine/12';
 
 /**
