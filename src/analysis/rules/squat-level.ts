@@ -56,12 +56,8 @@ export function legPitch(rep: RepView, side: Side): number {
   return Math.abs(pitch) <= MAX_PITCH ? pitch : NaN;
 }
 
-/** The hip-to-knee vector on `side` in 3D (x, y, z / Z_SCALE), or null where unseen or without depth. */
-function thighVector(f: FrameCtx, side: Side): [number, number, number] | null {
-  const hip = f.p[joint(side, 'hip')]!, knee = f.p[joint(side, 'knee')]!;
-  if (Math.min(hip.score, knee.score) < VISIBLE || hip.z === undefined || knee.z === undefined) return null;
-  return [knee.x - hip.x, knee.y - hip.y, (knee.z - hip.z) / Z_SCALE];
-}
+/** The hip-to-knee vector on `side` in 3D (between), or null where unseen or without depth. */
+const thighVector = (f: FrameCtx, side: Side): V3 | null => between(f, joint(side, 'hip'), joint(side, 'knee'));
 
 /**
  * The thigh's 3D length over a rep (85th percentile of its frames, as exercise.ts reads the 2D
