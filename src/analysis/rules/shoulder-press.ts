@@ -2,7 +2,7 @@
 // elbow height above the shoulder in arm lengths: hands holding dumbbells end-on are often missed
 // by the pose model, while the elbows, which travel from below to above the shoulder, stay seen.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
-import { joint, VISIBLE, type Side } from '../signals.js';
+import { joint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, extreme, onRepSide, round, sustained, upright, wristDrop, elbowAngle, rule } from './common.js';
 import { handsInPicture, leanInPicture } from './in-picture.js';
 
@@ -49,8 +49,7 @@ export function kneeDrop(f: FrameCtx): number {
  * (standing they hang about 0.8 below), on the median of the frames where a knee is seen.
  */
 export function seated(rep: RepView): boolean {
-  const v = rep.frames.map(kneeDrop).filter(Number.isFinite).sort((a, b) => a - b);
-  return v.length > 0 && v[v.length >> 1]! < 0.4;
+  return quantile(rep.frames.map(kneeDrop), 0.5) < 0.4;
 }
 
 export const shoulderPress: ExerciseDef = {
