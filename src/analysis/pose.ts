@@ -19,6 +19,17 @@ export interface Keypoint {
   z?: number;
 }
 
+/**
+ * BlazePose's z, as the pose stage stores it (frame pixels), runs about 3.5 times the true depth in
+ * x's scale: on the tuning squat clips filmed from the front or a diagonal, a thigh's and a shin's
+ * 3D length sqrt(dx^2 + dy^2 + (dz / s)^2) is most constant over the clip at s = 2.8-4.1 (median
+ * about 3.5), where the 2D lengths vary 2-10 times as much; the shoulder line's, on the tuning clips
+ * whose yaw moves over the clip (a turn, a camera carried round), at s = 2.75-3.75. Read at face
+ * value, a thigh pointing at the camera would read 3.5 times as long as it is, and a body turned
+ * 30 deg would read 64.
+ */
+export const Z_SCALE = 3.5;
+
 export interface PoseFrame {
   timeMs: number;
   width: number;

@@ -18,7 +18,7 @@
 // read one by one flipped between a rear diagonal and the side.
 // Lying or in a plank, the shoulders' overlap tells side from diagonal (lyingSpan).
 import type { CameraAngle, FormRule, FrameCtx } from './exercise.js';
-import { KP, type Keypoint } from './pose.js';
+import { KP, Z_SCALE, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
 
 export type ViewAngle = CameraAngle | 'back';
@@ -36,10 +36,14 @@ const deg = (r: number) => (r * 180) / Math.PI;
 /** The shoulder span this person would show square-on, pixels: the longer of the two estimates. */
 const squareOnSpan = (f: FrameCtx) => Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
 
-/** Yaw of the segment a-b to the image plane from depth, degrees 0-90; NaN without depth. */
+/**
+ * Yaw of the segment a-b to the image plane from depth, degrees 0-90; NaN without depth. The
+ * model's z is Z_SCALE times the true depth in x's scale (pose.ts), so it is read at that scale:
+ * at face value a body turned 10 deg read 32, one turned 28 deg read 62.
+ */
 function depthYaw(a: Keypoint, b: Keypoint): number {
   if (Math.min(a.score, b.score) < VISIBLE || a.z === undefined || b.z === undefined) return NaN;
-  const dx = Math.abs(a.x - b.x), dz = Math.abs(a.z - b.z);
+  const dx = Math.abs(a.x - b.x), dz = Math.abs(a.z - b.z) / Z_SCALE;
   return dx + dz > 0 ? deg(Math.atan2(dz, dx)) : NaN;
 }
 
@@ -183,15 +187,22 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSp
   if (Number.isFinite(farElbow)) {
     if (farElbow < 0.2) return 'side';
     if (away) return 'back';
-    if (farElbow < 0.33 && yaw >= 45) return 'side';
-    if (yaw >= 30) return 'diagonal';
+    if (farElbow < 0.33 && yaw >= SIDE_YAW_ELBOW_HALF_SEEN) return 'side';
+    if (yaw >= DIAGONAL_YAW) return 'diagonal';
   } else {
     if (away) return 'back';
-    if (yaw >= 62) return 'side';
-    if (yaw >= 30) return 'diagonal';
+    if (yaw >= SIDE_YAW) return 'side';
+    if (yaw >= DIAGONAL_YAW) return 'diagonal';
   }
   return facingScore < -0.3 && !(span > BACK_SPAN) ? 'back' : 'front';
 }
+
+/** Yaw (true degrees, yawOf) from which a body is named at a diagonal rather than square-on. */
+export const DIAGONAL_YAW = 9.4;
+/** Yaw from which a body is named side-on without the far elbow's cue. */
+export const SIDE_YAW = 28.3;
+/** Yaw from which a half-hidden far elbow (visibility under a third) names the side. */
+const SIDE_YAW_ELBOW_HALF_SEEN = 15.9;
 
 /**
  * Which way a person faces, read over a clip (or a rep, without the clip's reading): `away` from
@@ -337,7 +348,7 @@ export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = fac
   // arms held out in front (an air squat's counterbalance) put the far elbow beside the near one,
   // not behind the torso, and BlazePose then sees it at 0.4-0.6.
   const yaw = med(yawOf);
-  if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= 62) return 'side';
+  if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= SIDE_YAW) return 'side';
   return classifyYaw(yaw, med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan), clip);
 }
 

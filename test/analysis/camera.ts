@@ -4,16 +4,8 @@
 // the picture's pixel scale, relative to the hips, smaller = nearer). figure3d's own `project` is
 // orthographic and level: it cannot show what a camera's height or nearness does to a reading.
 import type { Keypoint } from '../../src/analysis/pose.js';
-import { KP, KP_COUNT } from '../../src/analysis/pose.js';
+import { KP, KP_COUNT, Z_SCALE } from '../../src/analysis/pose.js';
 import { SHIN, THIGH, type Joints, type V3 } from './figure3d.js';
-
-/**
- * BlazePose's z (as the pose stage stores it) runs about 3-4 times the true depth in x's pixel
- * scale: on the tuning squat clips filmed from the front or a diagonal, a thigh's and a shin's
- * length read in 3D as sqrt(dx^2 + dy^2 + (dz / s)^2) are most constant over the clip at s = 2.8-4.1
- * (median about 3.5), where the 2D lengths vary 2-10 times as much.
- */
-export const Z_SCALE = 3.5;
 
 /** figure3d's units per metre: its shin (100) is a 45 cm shin. */
 export const UNITS_PER_M = 100 / 0.45;
@@ -26,7 +18,7 @@ export interface Camera {
   /** Metres from the standing hips. */
   distance: number;
   /**
-   * The depth channel against the true depth, in the picture's x scale (default Z_SCALE: what
+   * The depth channel against the true depth, in the picture's x scale (default pose.ts Z_SCALE: what
    * BlazePose gives here; 1 is the true depth).
    */
   zScale?: number;

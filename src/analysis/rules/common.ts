@@ -79,9 +79,9 @@ export function repYaw(rep: RepView): number {
 }
 
 /** Within this yaw the frontal plane is seen flat: the view classifier's own front limit (view.ts). */
-export const SQUARE_ON_YAW = 30;
+export const SQUARE_ON_YAW = 9.4;
 /** From this yaw on the sagittal plane is seen flat: the classifier's side limit without elbow cues. */
-export const SIDE_ON_YAW = 62;
+export const SIDE_ON_YAW = 28.3;
 
 /** The rep was filmed near square-on (front or back), so the frontal plane shows. */
 export const squareOn = (rep: RepView) => repYaw(rep) < SQUARE_ON_YAW;

@@ -7,16 +7,9 @@
 // coordinate, and the person's own standing legs give the floor's vertical in the camera's frame:
 // standing, the hip-ankle line is plumb, so its tilt in depth is the camera's pitch at the legs.
 import type { FrameCtx, RepView } from '../exercise.js';
+import { Z_SCALE } from '../pose.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
 
-/**
- * BlazePose's z, as the pose stage stores it (frame pixels), runs about 3.5 times the true depth in
- * x's scale: on the tuning squat clips filmed from the front or a diagonal, a thigh's and a shin's
- * 3D length sqrt(dx^2 + dy^2 + (dz / s)^2) is most constant over the clip at s = 2.8-4.1 (median
- * about 3.5), where the 2D lengths vary 2-10 times as much. Read at face value, a thigh pointing at
- * the camera would read 3.5 times as long as it is.
- */
-export const Z_SCALE = 3.5;
 
 type V3 = [number, number, number];
 
@@ -106,10 +99,9 @@ export function dist3d(f: FrameCtx, a: number, b: number): number {
 
 /**
  * The camera's yaw to the hips over a rep, degrees (0 square-on, 90 side-on): the median over its
- * frames of the hip line's angle in depth, z / Z_SCALE against x. The yaw views read (view.ts
- * yawOf, the shoulders' depth at face value) is the right one for naming views, whose limits were
- * set on it, but runs high by the depth's scale: 30 deg read is about 9 deg, 67 about 35. Where a
- * thigh points is the hips' turn (a squat's hips and shoulders face the same way). NaN without depth.
+ * frames of the hip line's angle in depth, z / Z_SCALE against x (view.ts yawOf reads the
+ * shoulders' the same way). Where a thigh points is the hips' turn (a squat's hips and shoulders
+ * face the same way). NaN without depth.
  */
 export function hipYaw(rep: RepView): number {
   return quantile(rep.frames.map((f) => {
