@@ -1,14 +1,18 @@
 // Camera angle from body geometry. What separates front, diagonal and side is the yaw of the body
 // to the camera: the angle the shoulder line makes with the image plane. With depth from the pose
-// model (BlazePose's z, on the same scale as x) it is read as atan(dz / dx) (see yawOf); without
+// model (BlazePose's z) it is read as atan(dz / Z_SCALE / dx) (see yawOf); without
 // depth, from how short the shoulder line looks against the arm, which stays full length from
 // every side (arms hang or push vertically in most exercises): seen square-on the shoulders span
 // about 0.7 arm lengths, and that shrinks with the cosine of yaw.
-// Yaw alone reads many diagonal views as side-on (the model's depth overshoots), so a second cue
-// decides side against diagonal: seen from the side the far elbow is hidden behind the body, and
-// the model says so (its visibility falls below a third); from a diagonal both elbows show.
+// The model's depth is Z_SCALE times the true depth in x's scale (pose.ts), so the yaw is read at
+// that scale and its limits are geometric: a diagonal from 11 deg, side-on from 65 (see
+// DIAGONAL_YAW, SIDE_YAW). Read at face value, a 28 deg turn read 62 and 45-60 deg diagonals were
+// named side-on. Yaw alone still cannot tell a steep diagonal from the side (the tuning diagonals
+// read up to 72 deg over a clip), so a second cue decides: seen from the side the far elbow is
+// hidden behind the body, and the model says so (its visibility falls below a fifth; below a third
+// side-on by the yaw too); from a diagonal both elbows show.
 // Whether the person faces the camera or away is a separate question, and yaw cannot answer it
-// (a back view reads as square-on as a front one, and its depth overshoots as a diagonal's does).
+// (a back view reads as square-on as a front one, or as turned as a diagonal).
 // BlazePose names the person's own left and right, from behind too: facing the camera their left
 // shoulder and hip are on the picture's right, facing away on its left. With the nose behind the
 // shoulders and the ears (depth), or the face unseen, that makes a back view: pull-ups, deadlifts and rows
@@ -54,8 +58,8 @@ function depthYaw(a: Keypoint, b: Keypoint): number {
  * at the shoulders), and the span against the body's own lengths leans on proportions that differ
  * by person (square-on shoulders span 0.53-0.69 torso lengths on the shared front views), so each
  * is only a fallback: the hips when the shoulders' depth is unseen, the span without depth. On the
- * tuned clips the shoulders alone leave front views at most 20 deg and diagonals at least 42; the
- * earlier mean of all three, 26 and 38.
+ * tuned clips the shoulders alone leave front views at most 6 deg and diagonals at least 14 (20
+ * and 42 read at face value); the earlier mean of all three, 8 and 12 (26 and 38).
  */
 export function yawOf(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
@@ -187,7 +191,7 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSp
   if (Number.isFinite(farElbow)) {
     if (farElbow < 0.2) return 'side';
     if (away) return 'back';
-    if (farElbow < 0.33 && yaw >= SIDE_YAW_ELBOW_HALF_SEEN) return 'side';
+    if (farElbow < 0.33 && yaw >= SIDE_YAW) return 'side';
     if (yaw >= DIAGONAL_YAW) return 'diagonal';
   } else {
     if (away) return 'back';
@@ -197,12 +201,26 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSp
   return facingScore < -0.3 && !(span > BACK_SPAN) ? 'back' : 'front';
 }
 
-/** Yaw (true degrees, yawOf) from which a body is named at a diagonal rather than square-on. */
-export const DIAGONAL_YAW = 9.4;
-/** Yaw from which a body is named side-on without the far elbow's cue. */
-export const SIDE_YAW = 28.3;
-/** Yaw from which a half-hidden far elbow (visibility under a third) names the side. */
-const SIDE_YAW_ELBOW_HALF_SEEN = 15.9;
+/**
+ * Yaw (yawOf, true degrees) from which a body is named at a diagonal rather than square-on: halfway
+ * between what the two views read on the tuning clips, rep by rep (front views' reps 0-9 deg,
+ * diagonals' 13 and up, but for a rep filmed in a close-up push-in) and over a clip (front 0.6-7.6,
+ * diagonal 15.6 and up). It is not the 20-25 deg a geometric band would give: the labels name a body
+ * turned 15-25 deg a diagonal (three of the fourteen tuning diagonals read 15.6-22 over the clip,
+ * and a front limit of 20 names them front).
+ */
+export const DIAGONAL_YAW = 11;
+
+/**
+ * Yaw from which a body is named side-on by its yaw (without the far elbow's cue, or with the far
+ * elbow half seen, see classifyYaw): within 25 deg of side-on. The side views of the tuning clips
+ * read 68-90 over a clip (but for the back squat whose plate hides the head, 43, named side by its
+ * hidden far elbow); their diagonals up to 72, which the far elbow tells apart. Read at face value
+ * the limits were 62 and 45 deg, 28 and 16 true, which named a 45-60 deg diagonal side-on whenever
+ * the model half saw the far elbow.
+ */
+export const SIDE_YAW = 65;
+
 
 /**
  * Which way a person faces, read over a clip (or a rep, without the clip's reading): `away` from

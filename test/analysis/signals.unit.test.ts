@@ -5,6 +5,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { hipHeight, torsoLean, bodyLine } from '../../src/analysis/rules/common.js';
 import { classifyYaw, estimateView, yawOf, clipView } from '../../src/analysis/view.js';
 import { frontSquatter, series, sidePushUp, sideSquatter } from './synthetic.js';
+import { Z_SCALE } from '../../src/analysis/pose.js';
 
 const near = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} not within ${tol} of ${b}`);
 
@@ -97,7 +98,8 @@ test('camera angle: a shoulder line turned 45 deg to the image plane reads well 
   for (const [l, r] of [[ls, rs], [lh, rh]] as const) {
     const cx = (l.x + r.x) / 2, half = (r.x - l.x) / 2;
     l.x = cx - half * Math.SQRT1_2; r.x = cx + half * Math.SQRT1_2;
-    l.z = 0; r.z = Math.abs(2 * half) * Math.SQRT1_2;
+    // BlazePose's depth runs Z_SCALE times the true depth in x's scale.
+    l.z = 0; r.z = Z_SCALE * Math.abs(2 * half) * Math.SQRT1_2;
   }
   assert.ok(flat < 30, `square-on reads ${flat}`);
   assert.ok(yawOf(f!) - flat >= 20, `turned 45 deg reads ${yawOf(f!)} against ${flat}`);

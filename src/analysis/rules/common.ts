@@ -78,9 +78,18 @@ export function repYaw(rep: RepView): number {
   return quantile(rep.frames.map(yawOf), 0.5);
 }
 
-/** Within this yaw the frontal plane is seen flat: the view classifier's own front limit (view.ts). */
+/**
+ * Within this yaw (true degrees, view.ts yawOf) the frontal plane is seen flat. Set at 30 deg of
+ * yaw read at face value, before the model's depth was read at its scale (pose.ts Z_SCALE): 9.4
+ * true. The view classifier's front limit, once the same, is now 11 (view.ts DIAGONAL_YAW); this
+ * one at 11 changed nothing on the tuning evals, so it keeps the reading the rules were set on.
+ */
 export const SQUARE_ON_YAW = 9.4;
-/** From this yaw on the sagittal plane is seen flat: the classifier's side limit without elbow cues. */
+/**
+ * From this yaw on a rep is judged as seen side-on whatever its view's name: 62 read at face value,
+ * 28.3 true. Geometrically the sagittal plane is still foreshortened there (cos 28 = 0.88); at 65
+ * (view.ts SIDE_YAW) the tuning evals did not change either, so it keeps the rules' reading.
+ */
 export const SIDE_ON_YAW = 28.3;
 
 /** The rep was filmed near square-on (front or back), so the frontal plane shows. */
