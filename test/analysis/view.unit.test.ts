@@ -350,16 +350,23 @@ test('camera angle from true yaw: a body filmed from a known yaw is named by the
   // above shortens it a little), and each band names its angle: square-on up to 11 deg (view.ts
   // DIAGONAL_YAW), side-on from 65 (SIDE_YAW), a diagonal between, and from behind the back.
   // Read at face value the depth named every yaw from 45 side-on here (the far elbow half seen).
+  const face = new Set<number>([KP.nose, KP.leftEye, KP.rightEye]);
+  const filmed = (cam: { yaw: number; pitch: number; distance: number }, faceSeen = false) =>
+    buildContext(series(12, 1, (t) => film(body({ kneeBend: 20 + 10 * Math.sin(t * 6) }), cam)
+      .map((k, i) => (faceSeen && face.has(i) ? { ...k, score: 0.95 } : k))), 12);
   const bands: Record<string, number[]> = { front: [0, 5], diagonal: [20, 30, 45, 55, 60], side: [70, 80, 90, 100], back: [120, 150, 180] };
   for (const down of [0, 15]) {
     for (const distance of [2.5, 4]) {
       for (const [name, yaws] of Object.entries(bands)) {
         for (const yaw of yaws) {
-          const frames = buildContext(series(12, 1, (t) => film(body({ kneeBend: 20 + 10 * Math.sin(t * 6) }), { yaw, pitch: down, distance })), 12);
-          const cam = `yaw ${yaw}, pitch ${down}, ${distance} m`;
+          const cam = { yaw, pitch: down, distance }, at = `yaw ${yaw}, pitch ${down}, ${distance} m`;
+          const frames = filmed(cam);
           const read = quantile(frames.map(yawOf), 0.5);
-          if (yaw <= 90) assert.ok(Math.abs(read - yaw) < 4, `${cam}: yaw read ${read.toFixed(1)}`);
-          assert.equal(estimateView(frames), name, cam);
+          if (yaw <= 90) assert.ok(Math.abs(read - yaw) < 4, `${at}: yaw read ${read.toFixed(1)}`);
+          assert.equal(estimateView(frames), name, at);
+          // BlazePose reports the face as seen from behind too (0.99-1.0 on the tuning back views):
+          // the shoulders' order and the nose's depth behind the ears still make it the back.
+          if (name === 'back') assert.equal(estimateView(filmed(cam, true)), 'back', `${at}, face reported seen`);
         }
       }
     }
