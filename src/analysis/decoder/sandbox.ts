@@ -28,8 +28,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const childScript = join(here, 'child.mjs');
 const require = createRequire(import.meta.url);
 
-/** The decoder package and its platform binary package: code the decoder process may read. */
-function packageDirs(): string[] {
+/**
+ * The decoder package and its platform binary package: code the decoder process may read. Found
+ * once a process: resolving the package's optional dependencies (one per platform, all but one not
+ * installed, each a failed lookup through every node_modules up the tree) took 13-17 ms of the
+ * engine's CPU, paid on every decoder start, i.e. on a job for a partner whose decoder was not
+ * already running (issue 22: ~16 ms a start in all, now ~3).
+ */
+let found: readonly string[] | undefined;
+function packageDirs(): readonly string[] {
+  found ??= findPackageDirs();
+  return found;
+}
+
+function findPackageDirs(): string[] {
   const dirs = [dirname(require.resolve('@napi-rs/webcodecs'))];
   try {
     const pkg = JSON.parse(readFileSync(join(dirs[0]!, 'package.json'), 'utf8')) as { optionalDependencies?: Record<string, string> };
@@ -46,7 +58,8 @@ function packageDirs(): string[] {
   return dirs;
 }
 
-/** The native addons of those packages: the libraries they load must be inside the sandbox too. */
+/** The native addons of those packages: the libraries they load must be inside the sandbox too (found once, as they are). */
+let addons: string[] | undefined;
 function addonFiles(dirs: readonly string[]): string[] {
   const files: string[] = [];
   for (const dir of dirs) {
@@ -194,7 +207,8 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
     script, ...args,
   ];
   const readOnly = [here, script, ...packages, ...place.mounts];
-  const [cmd, ...rest] = onOneCore(confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addonFiles(packages)));
+  addons ??= addonFiles(packages);
+  const [cmd, ...rest] = onOneCore(confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addons));
   // No inherited environment (no credentials): only its glibc allocator setting (malloc-env.ts).
   try {
     return spawn(cmd!, rest, { stdio: [stdin, channel?.stdout ?? 'pipe', 'pipe'], env: { ...DECODER_MALLOC_ENV } });
