@@ -180,7 +180,14 @@ function augmentedPoses(a: Augmentation) {
   };
 }
 
-/** One row per clip of `chosen` (printed as it goes); `augment` films them differently. */
+/**
+ * A held-out clip's own row is not shown unless asked for (--rows): the figures count it, but a
+ * tuning session that reads its row has tuned on it (stop 30's brief named four such clips). That
+ * holds for the line printed as each clip is done too: it gives the clip's count and flagged reps.
+ */
+const shownRow = (file: string) => process.argv.includes('--rows') || !holdout.has(file);
+
+/** One row per clip of `chosen` (printed as it goes, held-out clips' only with --rows); `augment` films them differently. */
 async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentation): Promise<ClipRow[]> {
   // With --any every clip is analysed as `any`; rows keep the labelled exercise for the figures.
   const asAny = process.argv.includes('--any');
@@ -214,7 +221,7 @@ async function evaluate(chosen: Label[], skipped: string[], augment?: Augmentati
       rtf: out.stats.videoMs / out.stats.wallMs, msPerFrame: out.stats.wallMs / Math.max(1, out.stats.frames),
     });
     const r = rows[rows.length - 1]!;
-    console.log([augment ? `[${augment.name}] ${r.file}` : r.file, r.exercise, `${r.valid}/${r.labeled}${r.sure ? '' : '±1'}`, `${r.view}/${r.labeledView}`,
+    if (shownRow(r.file)) console.log([augment ? `[${augment.name}] ${r.file}` : r.file, r.exercise, `${r.valid}/${r.labeled}${r.sure ? '' : '±1'}`, `${r.view}/${r.labeledView}`,
       `flagged ${r.flagged}`, `RTF ${r.rtf.toFixed(2)}`].join('  '));
   }
   return rows;
@@ -273,13 +280,10 @@ async function main() {
   console.log(`engine ${engine.version}; clips: ${set}${only ? ` (${only.length} named)` : ''}${process.argv.includes('--any') ? '; every clip run as any' : ''}`);
   const skipped: string[] = [];
   const rows = await evaluate(chosen, skipped);
-  // A held-out clip's own row is not shown unless asked for (--rows): the figures below count it,
-  // but a tuning session that reads its row has tuned on it (stop 30's brief named four such clips).
-  const shown = (file: string) => process.argv.includes('--rows') || !holdout.has(file);
-  const hiddenRows = rows.filter((r) => !shown(r.file)).length;
+  const hiddenRows = rows.filter((r) => !shownRow(r.file)).length;
   console.log('\n' + table([
     ['clip', 'exercise', 'labeled', 'valid', 'attempts', 'angle found/labeled', 'form', 'flagged', 'ms/frame', 'RTF'],
-    ...rows.filter((r) => shown(r.file)).map((r) => [r.file, r.exercise, `${r.labeled}${r.sure ? '' : '±1'}`, String(r.valid), String(r.attempts),
+    ...rows.filter((r) => shownRow(r.file)).map((r) => [r.file, r.exercise, `${r.labeled}${r.sure ? '' : '±1'}`, String(r.valid), String(r.attempts),
       `${r.view}/${r.labeledView}`, r.form ?? '-', String(r.flagged), r.msPerFrame.toFixed(1), r.rtf.toFixed(2)]),
   ]));
   if (hiddenRows) console.log(`(${hiddenRows} held-out clips' rows hidden: they are in the figures below; --rows shows them)`);
@@ -306,7 +310,7 @@ async function main() {
     const lines: string[] = [];
     for (const a of augments) {
       const ar = await evaluate(chosen, skipped, a);
-      lines.push(...augmentLines(a.name, ar, base, shown));
+      lines.push(...augmentLines(a.name, ar, base, shownRow));
     }
     console.log(lines.join('\n'));
   }
