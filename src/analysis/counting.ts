@@ -37,6 +37,41 @@ export const ABS_FLOOR = 0.45;
  */
 export const START_SLACK = 0.5;
 
+/**
+ * Seconds the person must hold still at the far end of their range as the clip opens for that end
+ * to be where the set starts (homeAtFull): a hold, not the turn at the end of a movement the clip
+ * caught mid-set (the shared push-up opening at its bottom turns within 0.2 s; the seated press
+ * that starts at the top holds it 0.8 s).
+ */
+export const HOME_HOLD_S = 0.5;
+
+/**
+ * Whether the set starts, and so ends, at the far end of the range. Most sets start at rest, the
+ * signal's 0 (standing, arms down, the bar racked); a dumbbell press often starts with the arms up,
+ * and each rep is then a trip from the top to the shoulders and back: the person is done when back
+ * where they began. The counter's attempts run from 0 and back, so such a set shows a fragment at
+ * its opening (the way down, not counted) and its last rep as an attempt that never returned to 0,
+ * though the person is home (the shared seated press, label 4: three counted, the fourth press up
+ * at the clip's end an unfinished attempt). It is read so only when the clip opens with the person
+ * holding still there: the readings stay within the hysteresis band (enter - exit, what tells a
+ * move from noise) of the opening's top for HOME_HOLD_S, and that top is at full range but not
+ * above the set's highest rep by more than that band (a posture beyond the reps, such as standing
+ * up from a push-up, is not the far end). A clip cut mid-set that opens on a rep's way back, as
+ * people's labels say, is the tail of a rep before the recording: its last rep is not home.
+ */
+export function homeAtFull(rel: readonly number[], timesMs: readonly number[], repPeaks: readonly number[]): boolean {
+  const { enter, exit, full } = relativeThresholds;
+  const band = enter - exit;
+  const first = rel.findIndex(Number.isFinite);
+  if (first < 0 || !repPeaks.length) return false;
+  let end = first, top = -Infinity;
+  while (end < rel.length && rel[end]! > enter) top = Math.max(top, rel[end++]!);
+  if (!(top >= full) || top > Math.max(...repPeaks) + band) return false;
+  const held = [];
+  for (let j = first; j < end; j++) if (rel[j]! >= top - band) held.push(j);
+  return held.length > 0 && timesMs[held.at(-1)!]! - timesMs[held[0]!]! >= HOME_HOLD_S * 1000 - 1e-6;
+}
+
 /** Index ranges [start, end) of the shots: a new one starts at each hard cut. */
 export function shotRanges(n: number, cuts: readonly number[]): [number, number][] {
   const starts = [0, ...[...new Set(cuts)].filter((c) => c > 0 && c < n).sort((a, b) => a - b)];
@@ -313,15 +348,21 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     // A rep whose top went out of sight counts (judged below): the rhythm expects it as a rep.
     attempts = unseenReps(rel, attempts, period, Math.round(MAX_BRIDGE_S * opts.fps), (a) => a.valid || hiddenTop(rel, a, opts.fps));
   }
+  // The last attempt of a set done from the far end ends at home (homeAtFull) when the clip ends
+  // with it: no reading after it, and it went through full range.
+  const lastRead = rel.findLastIndex(Number.isFinite);
+  const repPeaks = attempts.filter((a) => a.valid).map((a) => rel[a.peak]!).filter(Number.isFinite);
+  const fromFarEnd = homeAtFull(rel, times, repPeaks);
   const judged = attempts.map((a) => {
     let peak = a.peak;
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
     const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
     const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
-    const valid = a.returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a, opts.fps) || !!a.unseenTop) &&
+    const returned = a.returned || (fromFarEnd && !a.opensClip && a.end === lastRead && relPeak >= relativeThresholds.full);
+    const valid = returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a, opts.fps) || !!a.unseenTop) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
-    return { ...a, peak, peakProgress, valid };
+    return { ...a, peak, peakProgress, returned, valid };
   });
   return period ? mergeClose(judged, 0.45 * period) : judged;
 }

@@ -1,7 +1,7 @@
 // Counting on synthetic progress series: relative thresholds, valley splitting, shots and sides.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countSeries, mergeClose, mergeSides, shotRanges, splitAtGaps } from '../../src/analysis/counting.js';
+import { countSeries, homeAtFull, mergeClose, mergeSides, shotRanges, splitAtGaps } from '../../src/analysis/counting.js';
 import { findPeriod } from '../../src/analysis/periodicity.js';
 
 const fps = 10;
@@ -213,4 +213,32 @@ test('a set sampled at 6 fps counts as at 12 fps: the progress is smoothed over 
   const count = (rate: number) => countSeries(sampled(rate), { fps: rate }).filter((a) => a.valid).length;
   assert.equal(count(12), 5);
   assert.equal(count(6), 5);
+});
+
+test('a set that starts holding the far end (a dumbbell press from the top) is done when back there at the clip end', () => {
+  const down = Array.from({ length: 10 }, (_, i) => 1 - (i + 1) / 10), up = down.slice().reverse();
+  const lastPress = [...up, 1, 1];
+  // Held at the top for 0.8 s as the clip opens, then down, three presses, and the fourth up at the end.
+  const fromTop = [...new Array(8).fill(1), ...down, ...cycles([1, 1, 1]), ...lastPress];
+  const reps = countSeries(fromTop, { fps });
+  assert.deepEqual(reps.map((r) => [r.valid, r.returned]), [[true, true], [true, true], [true, true], [true, true]]);
+  assert.ok(homeAtFull(fromTop, fromTop.map((_, i) => (i * 1000) / fps), [1]));
+  // A clip cut mid-set that opens on a rep's way back (no hold there): its last press, up at the
+  // end, is the next rep begun, not finished (the labels' curls, rows and face pulls).
+  const midSet = [0.9, 1, ...down, ...cycles([1, 1, 1]), ...lastPress];
+  assert.deepEqual(countSeries(midSet, { fps }).map((r) => r.valid), [true, true, true, false]);
+  // A set that opens at rest is never read from the far end, however its last rep ends.
+  assert.deepEqual(countSeries([...cycles([1, 1, 1]), ...lastPress], { fps }).map((r) => r.valid), [true, true, true, false]);
+});
+
+test('the far end is within the set\'s own range: a posture beyond every rep held as the clip opens is not home', () => {
+  const times = Array.from({ length: 40 }, (_, i) => (i * 1000) / fps);
+  const held = (top: number) => [...new Array(8).fill(top), ...new Array(32).fill(0)];
+  assert.ok(homeAtFull(held(1), times, [1]));
+  assert.ok(homeAtFull(held(1.1), times, [1]));
+  // Standing up from a push-up reads far past its bottom: not where the set's reps go.
+  assert.ok(!homeAtFull(held(2), times, [1]));
+  // Held under 0.5 s: the turn at the end of a movement, not a hold.
+  assert.ok(!homeAtFull([...new Array(4).fill(1), ...new Array(36).fill(0)], times, [1]));
+  assert.ok(!homeAtFull(held(1), times, []));
 });
