@@ -350,7 +350,8 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   }
   // The last attempt of a set done from the far end ends at home (homeAtFull) when the clip ends
   // with it: no reading after it, and it went through full range.
-  const lastRead = rel.findLastIndex(Number.isFinite);
+  let lastRead = rel.length - 1;
+  while (lastRead >= 0 && !Number.isFinite(rel[lastRead]!)) lastRead--;
   const repPeaks = attempts.filter((a) => a.valid).map((a) => rel[a.peak]!).filter(Number.isFinite);
   const fromFarEnd = homeAtFull(rel, times, repPeaks);
   const judged = attempts.map((a) => {
