@@ -69,6 +69,16 @@ export function yawOf(f: FrameCtx): number {
   return Number.isFinite(hips) ? hips : spanYaw(f);
 }
 
+/**
+ * Share of the square-on span estimate (squareOnSpan) a body seen square-on can show: the estimate
+ * is the longer of two, from proportions that differ by person, so a front view's shoulders read
+ * short of it (the tuning front views, depth set aside: 0.81-1 over a clip). Without it the yaw
+ * from the span reads a front view up to 36 deg turned; this path's limit, before the yaw was read
+ * at its true scale, was 30 deg (a span of 0.87). With the depth stripped from the tuning clips'
+ * poses, the angle is right on 34 of 38 (0.81: 32; 0.9: 33; none: 28; before this change: 33).
+ */
+const SQUARE_ON_SHARE = 0.87;
+
 /** Yaw from the shoulder span against the body's own lengths alone (no depth), degrees. */
 function spanYaw(f: FrameCtx): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
@@ -76,7 +86,7 @@ function spanYaw(f: FrameCtx): number {
   if (!(squareOn > 0)) return NaN;
   if (Math.min(ls.score, rs.score) >= VISIBLE) {
     const span = Math.hypot(ls.x - rs.x, ls.y - rs.y);
-    return deg(Math.acos(Math.min(1, span / squareOn)));
+    return deg(Math.acos(Math.min(1, span / (SQUARE_ON_SHARE * squareOn))));
   }
   // Only one shoulder seen: the other is hidden behind the body, which happens side-on.
   return Math.max(ls.score, rs.score) >= VISIBLE ? 80 : NaN;
