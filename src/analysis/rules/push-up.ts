@@ -145,6 +145,12 @@ export const pushUp: ExerciseDef = {
         // 30 fps read 0.1-0.2 deeper than the same rep at 15 when the counter averaged frames:
         // rules-tempo.unit). peakInTime is the counter's own average (counting.ts COUNT_SMOOTH_S)
         // read on the rep's signal, so what moves the signal (bench/uncertainty.ts) moves it too.
+        // The camera's geometry moves this reading by about a band, and two good sets sit that
+        // close to the limit (16t): a close diagonal camera draws the far arm smaller, and the two
+        // wrists' mean, scaled by the better-seen arm, read a travel of 0.41 arm lengths where the
+        // near arm alone read 0.46 (reps 0.93-0.99); from the front a bowed head hides the
+        // shoulders, placed 0.25 arm lengths apart on reps that look alike (0.91-1.52). The near arm
+        // alone and the elbow angle both separated the labelled push-ups worse: the limit stays.
         const held = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: NaN, open: false };
         const depth = Math.max(peakInTime(rep), Number.isFinite(held.value) ? held.value : -Infinity);
         if (!Number.isFinite(depth)) return undefined;
