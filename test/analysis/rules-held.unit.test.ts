@@ -108,6 +108,25 @@ test('shoulder press: the lean is not read off hips the picture cuts off, nor th
   assert.ok(check(shoulderPress, 'press-lockout', { ...rep, picture: { width: wristX + 40, height: 600 } }));
 });
 
+test('shoulder press: a rep the clip ends on the way up is not faulted for a lock-out it had no time to reach', () => {
+  // Upper arm straight up from the shoulder, the forearm bent `elbow` deg (180 = locked out).
+  const pressing = (elbow: number) => {
+    const kps = sideSquatter({ knee: 178, lean: 0 });
+    const sh = kps[KP.leftShoulder]!, a = ((180 - elbow) * Math.PI) / 180;
+    const el = { x: sh.x, y: sh.y - 65, score: 0.9 };
+    kps[KP.leftElbow] = el;
+    kps[KP.leftWrist] = { x: el.x + 60 * Math.sin(a), y: el.y - 60 * Math.cos(a), score: 0.9 };
+    return kps;
+  };
+  // Still straightening on the last frame, at 135-140 deg: the top was not seen.
+  const cut = repOf((_u, i) => pressing(60 + 4 * i), 'side');
+  assert.equal(check(shoulderPress, 'press-lockout', cut), undefined);
+  // The same arms held at 140 deg before the rep ends: a lock-out fault.
+  assert.ok(check(shoulderPress, 'press-lockout', repOf((_u, i) => pressing(Math.min(140, 60 + 5 * i)), 'side')));
+  // Locked out on the last frame: judged, and a pass.
+  assert.equal(check(shoulderPress, 'press-lockout', repOf((_u, i) => pressing(Math.min(175, 60 + 8 * i)), 'side')), null);
+});
+
 test('shoulder press: seated against a backrest, the lean is what the press adds to the rack', () => {
   // Thighs near level (knees 60 deg): seated. A bench reclined 25 deg is the setup, not a fault;
   // standing at 25 deg is; seated, the torso going from 25 to 45 deg during the press is too.

@@ -52,6 +52,21 @@ export function seated(rep: RepView): boolean {
   return quantile(rep.frames.map(kneeDrop), 0.5) < 0.4;
 }
 
+/** Elbow angle at the top people call locked out, degrees. */
+const LOCKOUT = 155;
+
+/**
+ * The reading's extreme (at `index`) is on the first or last of `values` and the reading was still
+ * moving toward it there: the rep's frames end before the movement did, so the extreme seen is not
+ * the one reached. A reading that held level into the edge is not cut off.
+ */
+export function cutOffStraightening(values: readonly number[], index: number): boolean {
+  const last = values.length - 1;
+  if (last < 1) return false;
+  const v = values[index]!;
+  return (index === last && values[last - 1]! < v) || (index === 0 && values[1]! < v);
+}
+
 export const shoulderPress: ExerciseDef = {
   id: 'shoulder-press',
   name: 'Shoulder press',
@@ -72,9 +87,14 @@ export const shoulderPress: ExerciseDef = {
       check(rep, judge) {
         // Hands that leave the picture at the top (close framing) are placed by the model's guess.
         if (!handsInPicture(rep)) return undefined;
-        const { value, index } = extreme(rep, onRepSide(rep, elbowAngle), 'max');
+        const elbow = onRepSide(rep, elbowAngle);
+        const { value, index } = extreme(rep, elbow, 'max');
         if (!Number.isFinite(value)) return undefined;
-        const fault = judge.verdict(155 - value, 10, 25);
+        // A rep the clip ends on the way up (a set that starts and ends at the top, counted when
+        // back there) reads its straightest on its last frame, still straightening: the arms may
+        // have locked out a moment later. Bent there is no verdict; straight there is a lock-out.
+        if (value < LOCKOUT && cutOffStraightening(rep.frames.map(elbow), index)) return undefined;
+        const fault = judge.verdict(LOCKOUT - value, 10, 25);
         return fault && { ...fault, evidence: index, description: `The elbows straightened only to about ${round(value)} deg at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Full lockout', description: 'Arms straight overhead.' },
