@@ -64,6 +64,8 @@ export function homeAtFull(rel: readonly number[], timesMs: readonly number[], r
   const band = enter - exit;
   const first = rel.findIndex(Number.isFinite);
   if (first < 0 || !repPeaks.length) return false;
+  // The opening: the readings past the entry threshold from the first one on, all seen (a hold
+  // is what was seen held; the mirrored push-up opening at its bottom loses a frame at 0.17 s).
   let end = first, top = -Infinity;
   while (end < rel.length && rel[end]! > enter) top = Math.max(top, rel[end++]!);
   if (!(top >= full) || top > Math.max(...repPeaks) + band) return false;
