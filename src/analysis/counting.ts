@@ -359,13 +359,18 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
   const judged = attempts.map((a) => {
     let peak = a.peak;
     for (let j = a.start; j <= a.end; j++) if (Number.isFinite(smooth[j]!) && smooth[j]! > (smooth[peak] ?? -Infinity)) peak = j;
-    const peakProgress = smooth[peak]!;
     const relPeak = rel[peak]!;
+    const endsAtFar = !a.returned && fromFarEnd && !a.opensClip && a.end === lastRead && relPeak >= relativeThresholds.full;
+    // The clip's last frame is averaged with the moments before it only: on the way up to the far
+    // end it reads low by half the last step, so a rep ending there has its height read on the
+    // frame itself (a shallow squat set's last rep read 0.443 so, under ABS_FLOOR, its others 0.47:
+    // catalog-far-start.unit).
+    const peakProgress = endsAtFar && peak === lastRead ? Math.max(smooth[peak]!, progress[peak]!) : smooth[peak]!;
     const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
-    const returned = a.returned || (fromFarEnd && !a.opensClip && a.end === lastRead && relPeak >= relativeThresholds.full);
+    const returned = a.returned || endsAtFar;
     const valid = returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a, opts.fps) || !!a.unseenTop) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
-    return { ...a, peak, peakProgress, returned, valid };
+    return { ...a, peak, peakProgress, returned, valid, ...(endsAtFar ? { endsAtFar } : {}) };
   });
   return period ? mergeClose(judged, 0.45 * period) : judged;
 }

@@ -79,6 +79,12 @@ export interface RepView {
    * model guesses, often with a high score, so rules that read it check it is inside (rules/in-picture.ts).
    */
   picture?: Picture;
+  /**
+   * The rep ends at its peak, where a set done from the far end of the range is home (reps.ts
+   * Attempt.endsAtFar): its frames hold no way back to rest, so rules that read it (`readsReturn`)
+   * are not checked on it.
+   */
+  endsAtFar?: boolean;
 }
 
 /** Width and height of the video's picture, pixels (the keypoints' coordinate space). */
@@ -100,6 +106,11 @@ export interface FormRule {
   views: CameraAngle[];
   /** The rule reads the face (nose, eyes, chin), which a back view does not show. */
   readsFace?: boolean;
+  /**
+   * The rule reads the way back from the peak to rest (its tempo, the lockout it ends in): a rep
+   * that ends at its peak (RepView.endsAtFar) does not show it, and the rule is not checked there.
+   */
+  readsReturn?: boolean;
   /** A finding when the fault is present, null when the rep is fine, undefined when unmeasurable. */
   check(rep: RepView): Finding | null | undefined;
   /** Reported as a strength when the rule was checked and passed. */

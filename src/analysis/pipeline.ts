@@ -69,6 +69,8 @@ function judge(def: ExerciseDef, rep: RepView, attempt: Attempt, seenFrom: ViewA
     if (!judgedFrom(rule, seenFrom)) continue;
     // A partial rep already carries its range issue; judging its depth again would count it twice.
     if (!attempt.valid && rule.category === 'range_of_motion') continue;
+    // A rep that ends at its peak (a set done from the far end) shows no way back to rest.
+    if (rep.endsAtFar && rule.readsReturn) continue;
     const finding = rule.check(rep);
     if (finding === undefined) continue;
     checked.push(rule.id);
@@ -281,7 +283,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
       durationS: (frames[frames.length - 1]!.t - frames[0]!.t) / 1000, fps, view: repAngle === 'unknown' ? 'side' : rulesView(repAngle),
       // Rules read the signal the rep was counted on (for one-sided reps, both sides' combined).
       progress: progress.slice(a.start, a.end + 1),
-      setDurationsS, setPeaks, ...(picture ? { picture } : {}),
+      setDurationsS, setPeaks, ...(picture ? { picture } : {}), ...(a.endsAtFar ? { endsAtFar: true } : {}),
     };
     judgedOn.push(rep);
     const last = k === attempts.length - 1;

@@ -32,6 +32,11 @@ export interface Attempt {
    * unseenReps): counted, its height not measured.
    */
   unseenTop?: boolean;
+  /**
+   * Counted as back home at the far end of the range (counting.ts homeAtFull: a set done from
+   * there, its last rep ending at its peak as the clip ends): the way back to rest is not in it.
+   */
+  endsAtFar?: boolean;
 }
 
 export interface SegmentOptions {

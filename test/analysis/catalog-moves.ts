@@ -126,13 +126,21 @@ export function takes(yaws: number[]): fc.Arbitrary<Take> {
 
 /** A set of `reps` repetitions of the exercise's movement, filmed from `yaw`, with noise and lost joints (`film` changes the frames, as mirrored). */
 export function setOf(t: Take, film: (frames: PoseFrame[]) => PoseFrame[] = (f) => f) {
-  const r = rng(t.seed);
   const rest = 0.8;
   const wave = (s: number) => {
     const k = (s % (t.period + rest)) - rest / 2;
     return k > 0 && k < t.period ? (1 - Math.cos((2 * Math.PI * k) / t.period)) / 2 : 0;
   };
-  const frames = series(FPS, t.reps * (t.period + rest) + 0.4, (s) => project(moves[t.id]!(wave(s), t.depth), t.yaw).map((k): Keypoint => {
+  return filmed(t, wave, t.reps * (t.period + rest) + 0.4, film);
+}
+
+/**
+ * The exercise's movement at progress `u(s)` (s seconds into the clip) for `seconds`, filmed from
+ * the take's yaw with its noise and lost joints, and analysed.
+ */
+export function filmed(t: Take, u: (s: number) => number, seconds: number, film: (frames: PoseFrame[]) => PoseFrame[] = (f) => f) {
+  const r = rng(t.seed);
+  const frames = series(FPS, seconds, (s) => project(moves[t.id]!(u(s), t.depth), t.yaw).map((k): Keypoint => {
     // Keypoint jitter, and now and then a joint the model loses (its score drops) for a frame.
     const lost = r() < t.lost;
     return { x: k.x + (r() - 0.5) * 2 * t.noise, y: k.y + (r() - 0.5) * 2 * t.noise, score: lost ? 0.1 : k.score };

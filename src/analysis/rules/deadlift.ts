@@ -111,6 +111,7 @@ export const deadlift: ExerciseDef = {
       id: 'deadlift-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
       correction: 'Finish every rep standing tall: drive the hips forward until they are straight under the shoulders and squeeze the glutes.',
       views: ['side', 'diagonal', 'front'],
+      readsReturn: true,
       check(rep, judge) {
         const up = upPhase(rep);
         if (rep.view !== 'front') {
@@ -150,6 +151,7 @@ export const deadlift: ExerciseDef = {
       id: 'deadlift-lean-back', category: 'posture', name: 'Leaning back at the top',
       correction: 'Stop when the hips are straight and the torso is vertical; do not lean back or arch the lower back to finish.',
       views: ['side', 'diagonal'],
+      readsReturn: true,
       check(rep, judge) {
         const dir = repFacing(rep);
         if (!dir) return undefined;

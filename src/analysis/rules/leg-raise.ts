@@ -56,6 +56,7 @@ export const legRaise: ExerciseDef = {
       id: 'leg-raise-descent', category: 'tempo', name: 'Dropping the legs',
       correction: 'Lower the legs slowly, taking at least as long as on the way up.',
       views: ['side', 'diagonal', 'front'],
+      readsReturn: true,
       check(rep) {
         const up = rep.frames[rep.peak]!.t - rep.frames[0]!.t;
         const down = rep.frames[rep.frames.length - 1]!.t - rep.frames[rep.peak]!.t;

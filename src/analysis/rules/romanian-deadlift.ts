@@ -54,6 +54,7 @@ export const romanianDeadlift: ExerciseDef = {
       id: 'rdl-lockout', category: 'range_of_motion', name: 'Incomplete lockout',
       correction: 'Finish every rep standing tall with the hips fully forward.',
       views: ['side', 'diagonal', 'front'],
+      readsReturn: true,
       check(rep, judge) {
         const up = upPhase(rep);
         const { value, index } = extreme(up, repTilt(rep), 'min');

@@ -67,6 +67,7 @@ export const sitUp: ExerciseDef = {
       id: 'situp-descent', category: 'tempo', name: 'Dropping back down',
       correction: 'Lower the torso slowly, taking at least as long as on the way up.',
       views: ['side', 'diagonal', 'front'],
+      readsReturn: true,
       check(rep) {
         const up = rep.frames[rep.peak]!.t - rep.frames[0]!.t;
         const down = rep.frames[rep.frames.length - 1]!.t - rep.frames[rep.peak]!.t;
