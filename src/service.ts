@@ -28,6 +28,8 @@ export interface Service {
   readDb(): Database.Database;
   /** Changes whenever the read models may have changed, from any process (projections/live.ts): rows read under one value may be reused while it holds. */
   readVersion(): number;
+  /** The same for what authentication reads of a key (http/auth.ts): not moved by this process's own job events. */
+  keysVersion(): number;
   storage: VideoStorage;
   /** Present with the disk driver: the storage host serves it. */
   disk?: DiskLayout;
@@ -120,6 +122,9 @@ export async function openService(config: Config, clock: () => Date = () => new 
     projector,
     readDb,
     readVersion: readModels.version,
+    // Both counters only grow, so their sum moves when either does: another process's commit (or a
+    // swap), or a key change this process projected (issue 22w).
+    keysVersion: () => readModels.othersVersion() + projector.keyChanges(),
     storage,
     disk,
     clock,

@@ -189,7 +189,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   await app.register(async (v1) => {
     v1.decorateRequest('apiKey', null);
     v1.addHook('onRequest', authenticate(svc));
-    await v1.register(identityRoutes);
+    await v1.register(identityRoutes(svc));
     await v1.register(exerciseRoutes(svc));
     await v1.register(uploadRoutes(svc));
     await v1.register(jobRoutes(svc, opts.wakeRunner ?? (() => {})));

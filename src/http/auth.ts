@@ -8,9 +8,12 @@ import { keyByHash, type KeyRow } from '../projections/identity.js';
 import type { Service } from '../service.js';
 import { whileUnchanged } from '../projections/while-unchanged.js';
 
+/** What authentication knows of a key: not its usage counters, which each job moves (read them fresh). */
+export type AuthKey = Pick<KeyRow, 'key_id' | 'partner_id' | 'partner_name' | 'status'>;
+
 declare module 'fastify' {
   interface FastifyRequest {
-    apiKey: KeyRow | null;
+    apiKey: AuthKey | null;
   }
 }
 
@@ -25,20 +28,25 @@ const MAX_HELD_KEYS = 10_000;
  * so an error keeps it). Callback style: it runs on every request (an async hook costs a promise
  * per request).
  *
- * Keys found are held by their token while the read models stay as they were (projections/
- * while-unchanged.ts: a commit by any process, the admin CLI's revocation included, or a swap
- * empties the map), which spares each request the SHA-256 of its token and the point read (issue
- * 22). Held by the token itself, not its hash, since skipping the hash is half the gain; the tokens
- * are in this process's memory as requests arrive anyway. Unknown tokens are not held.
+ * Keys found are held by their token while no key may have changed (Service.keysVersion: a commit
+ * by any other process, the admin CLI's revocation included, a swap, or a key event this process
+ * projected empties the map; this process's own job events do not, issue 22w), which spares each
+ * request the SHA-256 of its token and the point read (issue 22). Held by the token itself, not
+ * its hash, since skipping the hash is half the gain; the tokens are in this process's memory as
+ * requests arrive anyway. Unknown tokens are not held.
  */
 export function authenticate(svc: Service) {
-  const keys = whileUnchanged<string, KeyRow>(svc.readVersion, MAX_HELD_KEYS);
-  const lookUp = (token: string) => keys(token, () => keyByHash(svc.readDb(), hashApiKey(token)));
+  const keys = whileUnchanged<string, AuthKey>(svc.keysVersion, MAX_HELD_KEYS);
+  const read = (hash: string): AuthKey | undefined => {
+    const row = keyByHash(svc.readDb(), hash);
+    return row && { key_id: row.key_id, partner_id: row.partner_id, partner_name: row.partner_name, status: row.status };
+  };
+  const lookUp = (token: string) => keys(token, () => read(hashApiKey(token)));
   return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' ? BEARER.exec(header.trim())?.[1] : undefined;
     if (!token) return done(new AuthenticationError());
-    let row: KeyRow | undefined;
+    let row: AuthKey | undefined;
     try {
       row = guard(() => lookUp(token));
     } catch (err) {
@@ -51,7 +59,7 @@ export function authenticate(svc: Service) {
 }
 
 /** The authenticated key of a /v1 request (the hook above has run). */
-export function keyOf(request: FastifyRequest): KeyRow {
+export function keyOf(request: FastifyRequest): AuthKey {
   if (!request.apiKey) throw new AuthenticationError();
   return request.apiKey;
 }

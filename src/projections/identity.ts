@@ -46,6 +46,13 @@ const UPDATE = Object.fromEntries(
   Object.entries(SET).map(([k, sql]) => [k, `UPDATE keys SET ${sql}, updated_at = ? WHERE key_id = ?`]),
 ) as Record<keyof typeof SET, string>;
 
+/**
+ * The events whose apply below changes a key's row beyond its usage counters (held, used,
+ * updated_at): what authentication reads of a key changes only with these (http/auth.ts).
+ */
+const CHANGES_KEY = new Set(['KeyIssued', 'KeySuspended', 'KeyReinstated', 'KeyRevoked', 'LimitSet']);
+export const changesKey = (e: RecordedEvent): boolean => CHANGES_KEY.has(e.type);
+
 export function apply(db: Database.Database, e: RecordedEvent): void {
   switch (e.type) {
     case 'KeyIssued': {

@@ -10,7 +10,13 @@
 // the mark lands before any append after the swap can be acknowledged, and a reader that sees the
 // mark reopens. Writes on this connection (this process's projector) do not move data_version;
 // total_changes() counts them. Both together give version(): equal versions mean the same data,
-// which is what lets callers cache rows read from here (http/auth.ts, keys by token).
+// which is what lets callers cache rows read from here (routes/jobs.ts, a job's row).
+//
+// othersVersion() leaves out this process's own projection commits, on either connection: a cache
+// of rows this process knows when it changes itself uses it (http/auth.ts: keys by token, with the
+// projector's count of key changes). When the live handle's data_version moved, the companion's
+// tells who committed: it moves on a commit by any connection but the companion itself, so when it
+// stayed, the companion was the only writer since it was last read (issue 22w).
 //
 // The check runs at most once per synchronous stretch of code (reset by a microtask): the auth
 // hook and the route of one request share it, and nothing another process does can be observed
@@ -36,6 +42,12 @@ export interface LiveReadModels {
    * connection, a swap); the same number means the same data, so a row read under it may be reused.
    */
   version(): number;
+  /**
+   * Like version(), except that this process's own projection commits do not move it: a commit by
+   * another process or a swap does (and, to be safe, a companion commit after one on current()'s
+   * connection, whose data_version cannot tell that one from another process's).
+   */
+  othersVersion(): number;
   /**
    * A second connection to the file current() reads, reopened with it after a swap: for a write
    * transaction that must stay open across turns of the event loop while current() goes on
@@ -99,8 +111,9 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
   }
 
   let handle = open();
-  let second: { db: Database.Database; of: Database.Database } | undefined;
+  let second: { db: Database.Database; of: Database.Database; dataVersion: Database.Statement<[], number>; seen: number } | undefined;
   let version = 0;
+  let others = 0;
   let checked = false;
   const retired = new Set<Database.Database>();
 
@@ -131,10 +144,15 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
     handle.seenChanges = changes;
     if (data === handle.seenData) return;
     handle.seenData = data;
+    if (!second || second.of !== handle.db || second.dataVersion.get() !== second.seen) {
+      others += 1;
+      if (second) second.seen = second.dataVersion.get()!;
+    }
     const now = identityOf(path);
     if (now === undefined || now === handle.id) return;
     const old = handle.db;
     handle = open();
+    others += 1;
     retire(old);
     opts.onSwap?.();
   }
@@ -157,12 +175,20 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
       }
       return version;
     },
+    othersVersion() {
+      if (!checked) check();
+      return others;
+    },
     companion() {
       check();
       const db = handle.db;
       if (second?.of !== db) {
         if (second) retire(second.db);
-        second = { db: openOne(), of: db };
+        const conn = openOne();
+        const dataVersion = conn.prepare<[], number>('PRAGMA data_version').pluck();
+        second = { db: conn, of: db, dataVersion, seen: dataVersion.get()! };
+        // Whatever came before it is not known to be the companion's: counted as another's.
+        others += 1;
       }
       return second.db;
     },

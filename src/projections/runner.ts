@@ -96,6 +96,12 @@ export interface Projector {
    * events first, a failure) nothing is written and that catch-up does the work as before.
    */
   whileCommitting(events: readonly RecordedEvent[]): ((durable: boolean) => void) | undefined;
+  /**
+   * How many times this projector committed an event that changes a key beyond its usage counters
+   * (identity.ts changesKey): with LiveReadModels.othersVersion, whether a key read earlier may
+   * have changed since (http/auth.ts).
+   */
+  keyChanges(): number;
 }
 
 const BATCH = 500;
@@ -107,6 +113,11 @@ const BATCH = 500;
 export function createProjector(store: EventStore, db: () => Database.Database, early?: () => Database.Database): Projector {
   /** Settles when whileCommitting's open transaction ends: a drain on `db()` waits for it, not on its lock. */
   let open: Promise<void> | undefined;
+  let keyChanges = 0;
+  // Counted before the commit: a reader racing it only drops what it holds sooner.
+  const countKeyChanges = (events: readonly RecordedEvent[]) => {
+    if (events.some(identity.changesKey)) keyChanges += 1;
+  };
 
   function whileCommitting(events: readonly RecordedEvent[]): ((durable: boolean) => void) | undefined {
     const first = events[0];
@@ -125,6 +136,7 @@ export function createProjector(store: EventStore, db: () => Database.Database, 
     return (durable) => {
       open = undefined;
       ended();
+      if (durable) countKeyChanges(events);
       try {
         conn.exec(durable ? 'COMMIT' : 'ROLLBACK');
       } catch (err) {
@@ -137,6 +149,7 @@ export function createProjector(store: EventStore, db: () => Database.Database, 
   /** Waits out whileCommitting's transaction first: its connection holds the write lock meanwhile. */
   async function apply(events: readonly RecordedEvent[]) {
     while (open) await open;
+    countKeyChanges(events);
     guard(() => applyBatch(db(), events));
   }
 
@@ -177,5 +190,5 @@ export function createProjector(store: EventStore, db: () => Database.Database, 
     return next.done;
   }
 
-  return { catchUp: () => schedule(false), catchUpOwn: () => schedule(true), whileCommitting };
+  return { catchUp: () => schedule(false), catchUpOwn: () => schedule(true), whileCommitting, keyChanges: () => keyChanges };
 }

@@ -91,3 +91,40 @@ test('the companion connection writes the file current() reads, and follows it t
   await nextTurn();
   assert.deepEqual(names(), ['after', 'new']);
 });
+
+test("othersVersion moves on another process's commit and on a swap, not on this process's own", async (t) => {
+  const { dir, path, live } = liveIn(t);
+  const insert = "INSERT INTO keys (key_id, partner_id, partner_name, key_hash, status, created_at, updated_at) VALUES (?, 'p', 'P', ?, 'active', 'a', 'a')";
+  const companion = live.companion();
+  const o0 = live.othersVersion();
+  companion.prepare(insert).run('k1', 'h1');
+  await nextTurn();
+  assert.equal(live.othersVersion(), o0, 'this process projecting on the companion');
+  live.current().prepare(insert).run('k2', 'h2');
+  await nextTurn();
+  assert.equal(live.othersVersion(), o0, 'this process projecting on the live handle');
+  assert.equal(live.current().prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM keys').get()!.n, 2);
+  const other = new Database(path);
+  t.after(() => other.close());
+  other.prepare(insert).run('k3', 'h3');
+  await nextTurn();
+  const o1 = live.othersVersion();
+  assert.notEqual(o1, o0, 'another process');
+  // Another process, then the companion, before the next look: still counted.
+  other.prepare(insert).run('k4', 'h4');
+  companion.prepare(insert).run('k5', 'h5');
+  await nextTurn();
+  const o2 = live.othersVersion();
+  assert.notEqual(o2, o1, 'another process, though the companion committed after it');
+  companion.prepare(insert).run('k6', 'h6');
+  await nextTurn();
+  assert.equal(live.othersVersion(), o2);
+  // A swap with its mark (the rebuild's commit to the old file).
+  const fresh = openLiveReadModels(join(dir, 'gen-2.db'));
+  fresh.close();
+  symlinkSync('gen-2.db', `${path}.swap`);
+  renameSync(`${path}.swap`, path);
+  other.prepare(insert).run('k7', 'h7');
+  await nextTurn();
+  assert.notEqual(live.othersVersion(), o2, 'a swap');
+});

@@ -43,6 +43,8 @@ export interface HarnessOptions {
   storage?: 'disk' | 's3';
   /** Runs the webhook dispatcher in process (polling every 20 ms). */
   webhooks?: boolean;
+  /** 'thread': the ledger's writer thread, as `npm start` opens the service (service.ts OpenOptions). */
+  ledgerWriter?: 'thread';
 }
 
 export async function startHarness(t: TestContext, opts: HarnessOptions = {}): Promise<Harness> {
@@ -73,7 +75,7 @@ export async function startHarness(t: TestContext, opts: HarnessOptions = {}): P
   const config = loadConfig({
     ...ledgerEnv, DATA_DIR: dataDir, PORT: '0', STORAGE_PORT: String(storagePort), STORAGE_PUBLIC_URL: `http://127.0.0.1:${storagePort}`, LOG_LEVEL: 'silent', ...s3?.env, ...opts.env,
   });
-  svc = await openService(config, opts.clock);
+  svc = await openService(config, opts.clock, { ledgerWriter: opts.ledgerWriter });
   let runner: Runner | undefined;
   const app = await buildApp(svc, { wakeRunner: () => runner?.wake() });
   await app.listen({ host: '127.0.0.1', port: 0 });

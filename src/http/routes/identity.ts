@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { usageOf } from '../../projections/identity.js';
+import { keyById, usageOf } from '../../projections/identity.js';
+import type { Service } from '../../service.js';
+import { AuthenticationError } from '../../commands/errors.js';
 import { keyOf } from '../auth.js';
 import { authErrors, errorResponses, Identity } from '../schemas.js';
 
-export const identityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const identityRoutes = (svc: Service): FastifyPluginAsyncTypebox => async (app) => {
   app.get(
     '/v1/identity',
     {
@@ -16,7 +18,9 @@ export const identityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const key = keyOf(request);
+      // Usage read now: the key authentication holds is not updated by jobs (http/auth.ts).
+      const key = keyById(svc.readDb(), keyOf(request).key_id);
+      if (!key) throw new AuthenticationError();
       return { partner_id: key.partner_id, partner_name: key.partner_name, status: key.status, usage: usageOf(key) };
     },
   );
