@@ -168,7 +168,15 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // too deep and valgus read in 3D against the standing legs (rules/squat-level.ts), rules that do not
 // read joints outside the picture (rules/in-picture.ts), a seated press's lean and the bridge's
 // shins, and the counter's smoothing and hidden tops in seconds (counting.ts).
-export const ENGINE_VERSION = 'pose-engine/12';
+// /13 (stop 31): the poses are those of /12 bit for bit; results can differ for the same video.
+// The camera angle reads yaw at the model's true depth scale (view.ts, z / Z_SCALE), a diagonal
+// from 11 deg and side-on by yaw from 65 (16s): a rep's angle, and so the rules judged, can differ.
+// A squat seen from the side or a diagonal is checked for the hips rising before the chest
+// (16r: an issue when it fires, a strength line when not). A set started holding the far end of
+// its range counts its last rep up at the clip's end (counting.ts homeAtFull, 20k); that rep ends at
+// its peak (endsAtFar), so the rules that read the way back to rest are not checked on it (20l),
+// nor a press's lock-out the clip cuts off while the arm still straightens (16t).
+export const ENGINE_VERSION = 'pose-engine/13';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
