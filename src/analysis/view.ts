@@ -231,7 +231,6 @@ export const DIAGONAL_YAW = 11;
  */
 export const SIDE_YAW = 65;
 
-
 /**
  * Which way a person faces, read over a clip (or a rep, without the clip's reading): `away` from
  * the camera, and whether their hips spread with their shoulders (`hipsFollow`, see rearView).

@@ -144,9 +144,11 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
     handle.seenChanges = changes;
     if (data === handle.seenData) return;
     handle.seenData = data;
-    if (!second || second.of !== handle.db || second.dataVersion.get() !== second.seen) {
+    // Read once: a commit landing between two reads would be taken for the companion's own.
+    const companionNow = second?.dataVersion.get();
+    if (second?.of !== handle.db || companionNow !== second.seen) {
       others += 1;
-      if (second) second.seen = second.dataVersion.get()!;
+      if (second) second.seen = companionNow!;
     }
     const now = identityOf(path);
     if (now === undefined || now === handle.id) return;

@@ -10,11 +10,12 @@
 // the other side gives the same verdicts), to full and shallow depth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { HOME_HOLD_S } from '../../src/analysis/counting.js';
 import { exercises } from '../../src/analysis/rules/index.js';
 import { filmed, type Take } from './catalog-moves.js';
 
-/** Seconds held still where the set starts (over homeAtFull's HOLD of 0.5 s), and at each end of a rep. */
-const OPENING = 0.7, HOLD = 0.8;
+/** Seconds held still where the set starts (over homeAtFull's HOME_HOLD_S), and at each end of a rep. */
+const OPENING = HOME_HOLD_S + 0.2, HOLD = 0.8;
 
 /**
  * Progress over a set of `t.reps` reps: each goes half a period away, holds there, comes back in

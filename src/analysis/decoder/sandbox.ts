@@ -29,15 +29,19 @@ export const childScript = join(here, 'child.mjs');
 const require = createRequire(import.meta.url);
 
 /**
- * The decoder package and its platform binary package: code the decoder process may read. Found
+ * The decoder package and its platform binary package (code the decoder process may read) and their
+ * native addons (whose libraries must be inside the sandbox too). Found
  * once a process: resolving the package's optional dependencies (one per platform, all but one not
  * installed, each a failed lookup through every node_modules up the tree) took 13-17 ms of the
  * engine's CPU, paid on every decoder start, i.e. on a job for a partner whose decoder was not
  * already running (issue 22: ~16 ms a start in all, now ~3).
  */
-let found: readonly string[] | undefined;
-function packageDirs(): readonly string[] {
-  found ??= findPackageDirs();
+let found: { dirs: readonly string[]; addons: readonly string[] } | undefined;
+function decoderPackage(): { dirs: readonly string[]; addons: readonly string[] } {
+  if (!found) {
+    const dirs = findPackageDirs();
+    found = { dirs, addons: addonFiles(dirs) };
+  }
   return found;
 }
 
@@ -58,8 +62,7 @@ function findPackageDirs(): string[] {
   return dirs;
 }
 
-/** The native addons of those packages: the libraries they load must be inside the sandbox too (found once, as they are). */
-let addons: string[] | undefined;
+/** The native addons of those packages: the libraries they load must be inside the sandbox too. */
 function addonFiles(dirs: readonly string[]): string[] {
   const files: string[] = [];
   for (const dir of dirs) {
@@ -198,7 +201,7 @@ interface Placement {
 function startConfined(args: string[], place: Placement, script: string, maxRssMb: number, stdin: 'ignore' | 'pipe', channel?: DecoderChannel): ChildProcess {
   const c = confinement();
   const heapMb = Math.max(64, Math.min(512, Math.floor(maxRssMb / 2)));
-  const packages = packageDirs();
+  const { dirs: packages, addons } = decoderPackage();
   const nodeArgs = [
     permissionFlag, '--no-warnings', '--allow-addons',
     `--allow-fs-read=${here}/`, `--allow-fs-read=${script}`, ...packages.map((d) => `--allow-fs-read=${d}/`), `--allow-fs-read=${place.inside}`,
@@ -207,7 +210,6 @@ function startConfined(args: string[], place: Placement, script: string, maxRssM
     script, ...args,
   ];
   const readOnly = [here, script, ...packages, ...place.mounts];
-  addons ??= addonFiles(packages);
   const [cmd, ...rest] = onOneCore(confinedArgv(c, readOnly, [process.execPath, ...nodeArgs], addons));
   // No inherited environment (no credentials): only its glibc allocator setting (malloc-env.ts).
   try {
@@ -397,7 +399,7 @@ export function spawnWarmDecoder(maxRssMb: number, channel?: DecoderChannel): Wa
  * with the package's own version: what the README and the benches report, and what a test checks.
  */
 export function decoderVersion(): { ffmpeg: string; package: string } {
-  const [root, ...platform] = packageDirs();
+  const [root, ...platform] = decoderPackage().dirs;
   const pkg = JSON.parse(readFileSync(join(root!, 'package.json'), 'utf8')) as { version: string };
   let ffmpeg = 'unknown';
   for (const dir of platform) {
