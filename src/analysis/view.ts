@@ -198,14 +198,18 @@ export function classifyYaw(yaw: number, facingScore = 1, farElbow = NaN, readSp
     const rear = rearView(span, (clip ?? own).hipsFollow);
     if (rear) return rear;
   }
+  // Side-on by the yaw comes before the back: a body within 25 deg of side-on is side-on whichever
+  // way round it faces. Read the other way, a camera 20 deg behind the person's side (110 deg round,
+  // their shoulder line reversed by 0.35-0.45 of the square-on span, the far elbow half seen) was
+  // named back while its mirror 20 deg in front of the side (70 deg) was side.
   if (Number.isFinite(farElbow)) {
     if (farElbow < 0.2) return 'side';
-    if (away) return 'back';
     if (farElbow < 0.33 && yaw >= SIDE_YAW) return 'side';
+    if (away) return 'back';
     if (yaw >= DIAGONAL_YAW) return 'diagonal';
   } else {
-    if (away) return 'back';
     if (yaw >= SIDE_YAW) return 'side';
+    if (away) return 'back';
     if (yaw >= DIAGONAL_YAW) return 'diagonal';
   }
   return facingScore < -0.3 && !(span > BACK_SPAN) ? 'back' : 'front';

@@ -354,7 +354,7 @@ test('camera angle from true yaw: a body filmed from a known yaw is named by the
   const filmed = (cam: { yaw: number; pitch: number; distance: number }, faceSeen = false) =>
     buildContext(series(12, 1, (t) => film(body({ kneeBend: 20 + 10 * Math.sin(t * 6) }), cam)
       .map((k, i) => (faceSeen && face.has(i) ? { ...k, score: 0.95 } : k))), 12);
-  const bands: Record<string, number[]> = { front: [0, 5], diagonal: [20, 30, 45, 55, 60], side: [70, 80, 90, 100], back: [120, 150, 180] };
+  const bands: Record<string, number[]> = { front: [0, 5], diagonal: [20, 30, 45, 55, 60], side: [70, 80, 90, 100, 110, 250, 290], back: [120, 150, 180] };
   for (const down of [0, 15]) {
     for (const distance of [2.5, 4]) {
       for (const [name, yaws] of Object.entries(bands)) {
@@ -362,7 +362,8 @@ test('camera angle from true yaw: a body filmed from a known yaw is named by the
           const cam = { yaw, pitch: down, distance }, at = `yaw ${yaw}, pitch ${down}, ${distance} m`;
           const frames = filmed(cam);
           const read = quantile(frames.map(yawOf), 0.5);
-          if (yaw <= 90) assert.ok(Math.abs(read - yaw) < 4, `${at}: yaw read ${read.toFixed(1)}`);
+          const off = Math.min(yaw, 360 - yaw);
+          if (off <= 90) assert.ok(Math.abs(read - off) < 4, `${at}: yaw read ${read.toFixed(1)}`);
           assert.equal(estimateView(frames), name, at);
           // BlazePose reports the face as seen from behind too (0.99-1.0 on the tuning back views):
           // the shoulders' order and the nose's depth behind the ears still make it the back.
@@ -371,4 +372,28 @@ test('camera angle from true yaw: a body filmed from a known yaw is named by the
       }
     }
   }
+});
+
+test('side-on is side-on from either side of it: 20 deg behind the person\'s side is named as 20 deg in front of it', () => {
+  // Filmed 110 deg round (20 deg behind the side), the shoulder line shows reversed (the back-view
+  // order) by about a third of the square-on span and the far elbow half seen, as 70 deg shows it
+  // the right way round. The yaw (within 25 deg of side-on, view.ts SIDE_YAW) says side-on both
+  // ways; the facing away once came first and named the camera behind the side `back`.
+  const filmed = (yaw: number, down: number) => buildContext(series(12, 1, (t) => film(body({ kneeBend: 20 + 10 * Math.sin(t * 6) }), { yaw, pitch: down, distance: 3 })), 12);
+  for (const down of [-10, 0, 10]) {
+    for (const yaw of [70, 110, 250, 290]) {
+      const frames = filmed(yaw, down);
+      assert.equal(estimateView(frames), 'side', `yaw ${yaw}, pitch ${down}: shoulders ${quantile(frames.map(signedSpan), 0.5).toFixed(2)}`);
+    }
+    // 40 deg behind the side (130 round) is a view from behind, as before.
+    assert.equal(estimateView(filmed(130, down)), 'back', `yaw 130, pitch ${down}`);
+  }
+  // The same readings as arguments (yaw, facing, far elbow, signed shoulder span, signed hip span):
+  // facing away, far elbow half seen, 70 deg of yaw: side, with or without the elbow's cue.
+  assert.equal(classifyYaw(70, -1, 0.3, -0.42, -0.24), 'side');
+  assert.equal(classifyYaw(70, -1, NaN, -0.42, -0.24), 'side');
+  // Short of side-on, facing away is the back, as before; the far elbow hidden from behind is a
+  // rear diagonal (rearView), as before.
+  assert.equal(classifyYaw(55, -1, 0.3, -0.6, -0.33), 'back');
+  assert.equal(classifyYaw(70, -1, 0.1, -0.55, -0.3), 'diagonal');
 });
