@@ -13,15 +13,17 @@ export const UNITS_PER_M = 100 / 0.45;
 export interface Camera {
   /** Degrees around the person: 0 in front, 90 at their right side, 180 behind. */
   yaw: number;
-  /** Degrees the line of sight to the standing hips looks down (negative: up from the floor). */
+  /** Degrees the line of sight to the standing hips (or `aim`) looks down (negative: up from the floor). */
   pitch: number;
-  /** Metres from the standing hips. */
+  /** Metres from the standing hips (or `aim`). */
   distance: number;
   /**
    * The depth channel against the true depth, in the picture's x scale (default pose.ts Z_SCALE: what
    * BlazePose gives here; 1 is the true depth).
    */
   zScale?: number;
+  /** The point the camera looks at (default: the standing hips' midpoint), for a body on the floor. */
+  aim?: V3;
 }
 
 const rad = (d: number) => (d * Math.PI) / 180;
@@ -42,7 +44,7 @@ export function withFeet(j: Joints): Joints {
 }
 
 /** The standing hips' midpoint, which the camera aims at (figure3d's legs are SHIN + THIGH long). */
-const AIM: V3 = [0, SHIN + THIGH, 0];
+const STANDING_HIPS: V3 = [0, SHIN + THIGH, 0];
 
 /**
  * The joints as that camera's picture (640 x 640, the person about 0.6 of its height at any
@@ -52,6 +54,7 @@ const AIM: V3 = [0, SHIN + THIGH, 0];
  */
 export function film(j: Joints, cam: Camera): Keypoint[] {
   const out = cam.distance * UNITS_PER_M;
+  const AIM = cam.aim ?? STANDING_HIPS;
   const h: V3 = [-Math.sin(rad(cam.yaw)), 0, Math.cos(rad(cam.yaw))];
   const eye: V3 = [AIM[0] + out * h[0] * Math.cos(rad(cam.pitch)), AIM[1] + out * Math.sin(rad(cam.pitch)), AIM[2] + out * h[2] * Math.cos(rad(cam.pitch))];
   const fwd = unit(sub(AIM, eye));

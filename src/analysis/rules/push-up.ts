@@ -3,8 +3,8 @@
 // talking to the camera with bent elbows from counting.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
-import { angleAt, averageAround, bestSide, joint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, wristDrop, bounceRule, graded, rule } from './common.js';
+import { angleAt, averageAround, bestSide, dist, joint, pairPoint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
+import { atPeak, bodyLine, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 
 /**
@@ -73,6 +73,61 @@ export function peakInTime(rep: RepView): number {
 /** The measure reads on at least half of the rep's frames: enough to judge the rep by it. */
 export function seenThrough(rep: RepView, m: (f: FrameCtx) => number): boolean {
   return rep.frames.filter((f) => Number.isFinite(m(f))).length * 2 >= rep.frames.length;
+}
+
+/**
+ * One arm's drawn length over the rep, shoulder-elbow-wrist in pixels: the high quantile the body
+ * scale takes (signals.ts windowedScale), over the frames where the whole arm is seen. NaN when it
+ * is seen on fewer than a quarter of the rep's frames: an elbow the model mostly guesses gives no
+ * length.
+ */
+export function drawnArm(rep: RepView, side: Side): number {
+  const lengths = rep.frames.map((f) => {
+    const sh = f.p[joint(side, 'shoulder')]!, el = f.p[joint(side, 'elbow')]!, wr = f.p[joint(side, 'wrist')]!;
+    return Math.min(sh.score, el.score, wr.score) >= VISIBLE ? dist(sh, el) + dist(el, wr) : NaN;
+  });
+  return lengths.filter(Number.isFinite).length * 4 >= rep.frames.length ? quantile(lengths, 0.85) : NaN;
+}
+
+/**
+ * The rep's signal with its travel and its scale read on the same arms. The signal (wristDrop)
+ * reads the travel on the midpoint of both shoulders and of both wrists whenever both are seen,
+ * and divides it by the better-seen arm's drawn length (FrameCtx.armLen). Where both arms face the
+ * camera at different distances (a diagonal, a close camera) the far arm is drawn smaller, its
+ * travel with it, so the midpoint travels less than the near arm's scale says: a good push-up
+ * filmed close and low from a diagonal at the head end read a travel of 0.41 arm lengths where the
+ * near arm alone read 0.46 (16t). Divided by the mean of the two arms' drawn lengths instead, each
+ * arm's own perspective cancels (a farther arm is drawn smaller in its travel and its length
+ * alike). Side-on the far arm is behind the body and its keypoints are the model's guess, not an
+ * arm drawn in perspective: the signal is kept as counted there, as it is where either arm's length
+ * cannot be read or on a frame where the midpoint held one arm only.
+ */
+export function depthSignal(rep: RepView): number[] | undefined {
+  if (!rep.progress || sideOn(rep)) return rep.progress;
+  const left = drawnArm(rep, 'left'), right = drawnArm(rep, 'right');
+  if (!(left > 0 && right > 0)) return rep.progress;
+  const both = (f: FrameCtx) => (['left', 'right'] as const).every((s) => f.p[joint(s, 'shoulder')]!.score >= VISIBLE && f.p[joint(s, 'wrist')]!.score >= VISIBLE);
+  return rep.progress.map((v, i) => {
+    const f = rep.frames[i]!;
+    return both(f) && f.armLen > 0 ? (v * f.armLen * 2) / (left + right) : v;
+  });
+}
+
+/**
+ * Seen square-on from the head end, the head hangs in front of the shoulders: at the bottom its
+ * centre (the ears' midpoint) is drawn at or below the shoulders' line, over the shoulders, and
+ * the model places the shoulder points it cannot see (scores stay 1.0). A good front push-up set
+ * (omartarek_pushup_dumbbells_front) read its shoulders 0.25 arm lengths apart on reps whose
+ * stills look alike, the elbows at one height (16t): the depth is not read there. Read at the
+ * rep's bottom (atPeak), in arm lengths, positive when the ears are below the shoulders.
+ */
+export function headOverShoulders(rep: RepView): boolean {
+  if (!squareOn(rep)) return false;
+  const below = atPeak(rep, (f) => {
+    const sh = pairPoint(f.p, 'shoulder'), ear = pairPoint(f.p, 'ear');
+    return sh && ear && f.armLen > 0 ? (ear.y - sh.y) / f.armLen : NaN;
+  });
+  return below >= 0;
 }
 
 export const pushUp: ExerciseDef = {
@@ -145,14 +200,20 @@ export const pushUp: ExerciseDef = {
         // 30 fps read 0.1-0.2 deeper than the same rep at 15 when the counter averaged frames:
         // rules-tempo.unit). peakInTime is the counter's own average (counting.ts COUNT_SMOOTH_S)
         // read on the rep's signal, so what moves the signal (bench/uncertainty.ts) moves it too.
-        // The camera's geometry moves this reading by about a band, and two good sets sit that
+        // The camera's geometry moves this reading by about a band, and two good sets sat that
         // close to the limit (16t): a close diagonal camera draws the far arm smaller, and the two
         // wrists' mean, scaled by the better-seen arm, read a travel of 0.41 arm lengths where the
         // near arm alone read 0.46 (reps 0.93-0.99); from the front a bowed head hides the
         // shoulders, placed 0.25 arm lengths apart on reps that look alike (0.91-1.52). The near arm
-        // alone and the elbow angle both separated the labelled push-ups worse: the limit stays.
-        const held = rep.progress ? heldOf(rep, rep.progress, DEPTH_HELD_S) : { value: NaN, open: false };
-        const depth = Math.max(peakInTime(rep), Number.isFinite(held.value) ? held.value : -Infinity);
+        // alone everywhere and the elbow angle both separated the labelled push-ups worse: the limit
+        // stays, and the reading is mended where the view is what moves it (16u). Where both arms
+        // face the camera, the travel is scaled by both arms' drawn lengths, not the near one's
+        // alone (depthSignal); from the front, a head hanging over the shoulders hides what the
+        // depth is read on, and the rep is not checked (headOverShoulders). Side-on, nothing changes.
+        if (headOverShoulders(rep)) return undefined;
+        const read: RepView = { ...rep, progress: depthSignal(rep) };
+        const held = read.progress ? heldOf(read, read.progress, DEPTH_HELD_S) : { value: NaN, open: false };
+        const depth = Math.max(peakInTime(read), Number.isFinite(held.value) ? held.value : -Infinity);
         if (!Number.isFinite(depth)) return undefined;
         const fault = judge.verdict(0.95 - depth, 0.12, 0.3);
         if (!fault) return null;
