@@ -45,6 +45,8 @@ export interface BodyPose {
   lift?: number;
   /** Knees pulled toward the midline, px. */
   kneeIn?: number;
+  /** The head's pitch forward (chin down) from a level gaze, deg, whatever the torso does (negative: looking up). */
+  head?: number;
 }
 
 const hanging: ArmPose = { raise: 0, plane: 0 };
@@ -75,11 +77,13 @@ export function body(p: BodyPose = {}): Joints {
     const wrist = add(elbow, arm.fore ? mirror(arm.fore) : dir(arm.raise + (arm.bend ?? 0), arm.plane, side), FORE);
     j[`${name}Shoulder`] = sh; j[`${name}Elbow`] = elbow; j[`${name}Wrist`] = wrist;
   }
-  // Head: above the neck along the torso, face forward.
+  // Head: above the neck along the torso, face forward, pitched `head` deg about the ears' axis.
   const head = add(neck, up, 40);
-  j.nose = add(head, [0, -5, 18]);
-  j.leftEye = add(head, [10, 3, 14]); j.rightEye = add(head, [-10, 3, 14]);
-  j.leftEar = add(head, [22, 0, 0]); j.rightEar = add(head, [-22, 0, 0]);
+  const hc = Math.cos(rad(p.head ?? 0)), hs = Math.sin(rad(p.head ?? 0));
+  const face = (v: V3): V3 => add(head, [v[0], v[1] * hc - v[2] * hs, v[1] * hs + v[2] * hc]);
+  j.nose = face([0, -5, 18]);
+  j.leftEye = face([10, 3, 14]); j.rightEye = face([-10, 3, 14]);
+  j.leftEar = face([22, 0, 0]); j.rightEar = face([-22, 0, 0]);
   return j;
 }
 

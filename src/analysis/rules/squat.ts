@@ -4,6 +4,7 @@ import type { ExerciseDef, Finding, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { facing } from '../view.js';
 import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
+import { headTurn } from './squat-head.js';
 import { acrossBody, dist3d, hipYaw, legPitch, thighDrop, thighLength3d } from './squat-level.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
@@ -277,6 +278,27 @@ const LEAN_GAINED_LIMIT = 15;
  */
 const ANKLE_SPAN_CHANGE_LIMIT = 1.3;
 
+/**
+ * The head dropped toward the chest, deg of flexion on the torso beyond the angle it held standing
+ * (squat-head.ts). Coaches ask for the neck in line with the back, the gaze following the torso
+ * down to the floor a few metres ahead (0 here), or a slight chin tuck ("packed neck", about 10
+ * deg); the neck's whole flexion range is about 45-50 deg, the chin on the chest. Past 20, twice the
+ * tuck and under half the range, the head hangs; 40, in the major band, is the chin on the chest.
+ * Good squats of every tuning source, side-on and diagonal, read -41 to +5 (a level gaze reads
+ * minus the torso's lean).
+ */
+const HEAD_DROP_LIMIT = 20;
+
+/**
+ * The head tipped back to look up, deg its line rose beyond where it stood. Keeping the eyes on a
+ * point at standing eye height (a mirror, a mark on the wall 1.5-2 m ahead) while the hips drop
+ * about half a metre raises the gaze 14-18 deg, and "eyes forward" is a cue many coaches give; at a
+ * squat's 40-50 deg of lean, 30 deg more is 70-80 deg of neck extension against the torso, the end
+ * of its range: the head cranked back toward the ceiling. Good squats of every tuning source,
+ * side-on and diagonal, read -19 to +17.
+ */
+const HEAD_UP_LIMIT = 30;
+
 export const squat: ExerciseDef = {
   id: 'squat',
   name: 'Squat',
@@ -462,6 +484,31 @@ export const squat: ExerciseDef = {
         return excess > 0 ? { ...graded(excess, 4, 8), evidence: index, description: `Out of the bottom the back tipped ${round(value)} deg further forward: the hips rose before the chest.` } : null;
       },
       strength: { category: 'posture', name: 'Chest and hips rise together', description: 'The back kept its angle out of the bottom.' },
+    }),
+    rule({
+      id: 'squat-head', category: 'posture', name: 'Head position',
+      correction: 'Keep the neck in line with the back: rest the eyes on the floor a couple of metres ahead, without tipping the head back to look up or tucking the chin to the chest.',
+      // Side-on and from a diagonal (squat-head.ts). From the front the head's line and the
+      // torso's lean point along the line of sight, read almost wholly from the model's depth guess,
+      // and perspective alone reads a stick figure's head kept in line 4-9 deg dropped: not
+      // checked. It reads the face, so not from behind either.
+      views: ['side', 'diagonal'],
+      readsFace: true,
+      check(rep) {
+        const turn = headTurn(rep);
+        if (!turn) return undefined;
+        const drop = turn.drop - HEAD_DROP_LIMIT, up = turn.up - HEAD_UP_LIMIT;
+        // No margin is recorded for the near-limit points, as for the hips rising first: no
+        // labelled tuning clip shows a head fault, so how close a clean rep came says nothing known
+        // about its form, and it only reordered the clean reps (tuning squats' AUC 0.89 -> 0.86 with it).
+        const excess = Math.max(drop, up);
+        if (!(excess > 0)) return null;
+        const fault = graded(excess, 10, 20);
+        return drop >= up
+          ? { ...fault, evidence: turn.dropAt, description: `The head dropped about ${round(turn.drop)} deg toward the chest, against the line of the back, beyond where it was standing.` }
+          : { ...fault, evidence: turn.upAt, description: `The head tipped back about ${round(turn.up)} deg to look up, beyond where it was standing.` };
+      },
+      strength: { category: 'posture', name: 'Neutral neck', description: 'The head stayed in line with the back.' },
     }),
     rule({
       id: 'squat-heels', category: 'stability', name: 'Heels lifting',
