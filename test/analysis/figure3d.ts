@@ -47,6 +47,8 @@ export interface BodyPose {
   kneeIn?: number;
   /** The head's pitch forward (chin down) from a level gaze, deg, whatever the torso does (negative: looking up). */
   head?: number;
+  /** Hips (and the torso above them) moved toward the person's left, px, the feet planted: a lateral shift. */
+  hipShift?: number;
 }
 
 const hanging: ArmPose = { raise: 0, plane: 0 };
@@ -61,16 +63,16 @@ export function body(p: BodyPose = {}): Joints {
     const shin = rad(p.shin ?? bend * 0.4), thigh = rad(p.thigh ?? bend * 0.6);
     const knee = add(ankle, [-side * (p.kneeIn ?? 0) / SHIN, Math.cos(shin), Math.sin(shin)], SHIN);
     const hip = add(knee, [0, Math.cos(thigh), -Math.sin(thigh)], THIGH);
-    hip[0] = side * HIP_HALF;
+    hip[0] = side * HIP_HALF + (p.hipShift ?? 0);
     j[`${name}Ankle`] = ankle; j[`${name}Knee`] = knee; j[`${name}Hip`] = hip;
   }
-  const hipMid: V3 = [0, j.leftHip![1], j.leftHip![2]];
+  const hipMid: V3 = [p.hipShift ?? 0, j.leftHip![1], j.leftHip![2]];
   const t = rad(p.tilt ?? 0);
   const up: V3 = [0, Math.cos(t), Math.sin(t)];
   const neck = add(hipMid, up, TORSO);
   for (const side of [1, -1] as const) {
     const name = side === 1 ? 'left' : 'right';
-    const sh: V3 = [side * SH_HALF, neck[1], neck[2]];
+    const sh: V3 = [neck[0] + side * SH_HALF, neck[1], neck[2]];
     const arm = (side === 1 ? p.left : p.right) ?? hanging;
     const mirror = (v: V3): V3 => [v[0] * side, v[1], v[2]];
     const elbow = add(sh, arm.upper ? mirror(arm.upper) : dir(arm.raise, arm.plane, side), UPPER);

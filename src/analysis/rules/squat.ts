@@ -6,6 +6,7 @@ import { facing } from '../view.js';
 import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
 import { headTurn } from './squat-head.js';
 import { acrossBody, dist3d, hipYaw, legPitch, thighDrop, thighLength3d } from './squat-level.js';
+import { squatHipShift } from './squat-shift.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -534,6 +535,7 @@ export const squat: ExerciseDef = {
       },
       strength: { category: 'stability', name: 'Heels grounded', description: 'Feet stayed flat.' },
     }),
+    squatHipShift,
     bounceRule('squat'),
   ],
 };
