@@ -176,7 +176,13 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // its range counts its last rep up at the clip's end (counting.ts homeAtFull, 20k); that rep ends at
 // its peak (endsAtFar), so the rules that read the way back to rest are not checked on it (20l),
 // nor a press's lock-out the clip cuts off while the arm still straightens (16t).
-export const ENGINE_VERSION = 'pose-engine/13';
+// /14 (stop 32): the poses are those of /13 bit for bit; results can differ for the same video.
+// A push-up's depth from a diagonal or the front is scaled by both arms' drawn lengths, and not
+// checked from the front on a rep whose head hangs over the shoulders (16u). The camera angle names
+// a view side-on by its yaw before asking whether the person faces away (20n). A squat from the
+// side or a diagonal is checked for the head dropping or tipping back (squat-head, 16v), and from
+// the front or back for the hips shifting to one side (squat-hip-shift, 16w).
+export const ENGINE_VERSION = 'pose-engine/14';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
