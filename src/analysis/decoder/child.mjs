@@ -21,6 +21,7 @@
 // Exit codes: 0 done; 65 the input is not a decodable video (message on stderr); 70 the decoder
 // itself could not be loaded.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { containerOf, videoTrackMatrix, rotationOf } from './container.mjs';
 import { convertFrame } from './convert.mjs';
 
@@ -39,11 +40,17 @@ const SETTLE_IDLE_TICKS = 300;
  */
 const QUEUE_WAIT_MS = 5;
 /**
- * Packets handed to FFmpeg ahead of the frame being written: enough to keep its frame threads busy
- * (one per core, plus one), few enough that the frames they decode into while the consumer holds
- * the pipe stay a few MB (16 held 20-30 MB more at 720p). Which frames come out does not depend on it.
+ * Packets handed to FFmpeg ahead of the frame being written: enough to keep its frame threads busy,
+ * few enough that the frames they decode into while the consumer holds the pipe stay few (16 held
+ * 20-30 MB more at 720p). FFmpeg starts one frame thread per core the process may use (plus one
+ * when there are several), as availableParallelism counts them (both read the CPU affinity). On one
+ * core, as decoder/one-core.ts starts us, its one thread is kept busy by one packet waiting: 4 there
+ * held 15-20 MB more at 1080p (issue 22z: the frames decoded ahead reach this loop in bursts, and
+ * their handles live through more young collections, so more of them wait for a full one; FFmpeg's
+ * frame pool grows to the most frames alive at once and keeps them for the video). Which frames
+ * come out does not depend on it.
  */
-const MAX_QUEUED = 4;
+const MAX_QUEUED = availableParallelism() > 1 ? 4 : 1;
 
 class BadInput extends Error {}
 
