@@ -58,14 +58,28 @@ function pssOf(pid: number): number {
 /** When a process started, in clock ticks since boot (0 when it is gone): orders the decoders. */
 const startOf = (pid: number): number => Number(statOf(`/proc/${pid}/stat`)?.f[19] ?? 0);
 
-/** Decoder processes (decoder/child.mjs, through their sandbox's set-up) among `pids`. */
-function decodersOf(pids: number[]): number[] {
+const cmdlineOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Decoder processes (decoder/child.mjs, through their sandbox's set-up) among `pids`; with `engine`,
+ * also its children that are still a copy of it: a decoder between the engine's fork and its exec
+ * (taskset, then the sandbox, then Node with child.mjs). Such a copy shows the engine's command line
+ * and, until it execs, a resident set the size of the engine's anonymous memory (59-66 MB here),
+ * every page of it the engine's own, shared copy-on-write: counted as the engine, it made the
+ * engine look 50-75 MB larger in about half of the jobs (issue 22z; PSS did not move). It is the
+ * decoder being started, so it is counted as one (the next job's, when the job's own is running).
+ */
+function decodersOf(pids: number[], engine?: number): number[] {
+  const forked = engine === undefined ? '' : cmdlineOf(engine);
   return pids.filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.mjs');
-    } catch {
-      return false;
-    }
+    const cmd = cmdlineOf(p);
+    return cmd.includes('child.mjs') || (p !== engine && forked !== '' && cmd === forked);
   });
 }
 
@@ -111,7 +125,7 @@ function sampleTree(root: number): () => JobMemory {
   const peak: JobMemory = { rss: 0, pss: 0, treeRss: 0, treeOnce: 0, engineRss: 0, decoderRss: 0 };
   const sample = () => {
     const pids = processTree(root);
-    const decoders = decodersOf(pids).sort((a, b) => startOf(a) - startOf(b));
+    const decoders = decodersOf(pids, root).sort((a, b) => startOf(a) - startOf(b));
     const engine = pids.filter((p) => !decoders.includes(p));
     const own = decoders.slice(0, 1);
     const sum = (ps: number[], f: (p: number) => number) => ps.reduce((a, p) => a + f(p), 0);
