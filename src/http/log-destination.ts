@@ -7,7 +7,11 @@
 // joined once and handed over in one write when it reaches `bytes` (UTF-16 units, close enough for a
 // threshold) or every `ms`, so under load one write carries a few dozen request lines and a line is
 // never more than about `ms` late. sonic-boom still does the writing (partial writes, EAGAIN on a
-// non-blocking pipe, flushing synchronously at exit).
+// non-blocking pipe), synchronously, as pino.destination does by default: one write(2) a chunk, a few
+// dozen lines, every `ms` at most. Not asynchronously: sonic-boom 4's flushSync writes what it holds
+// but not a chunk whose asynchronous write is still in flight, so at exit the last chunk could be
+// lost, and a line written after it could land before it (log-destination.unit's flushSync test
+// caught the first on Node 22: the file still empty after flushSync returned).
 import pino from 'pino';
 
 export interface LogDestination {
@@ -18,7 +22,7 @@ export interface LogDestination {
 
 /** `fd`: 1 for stdout. */
 export function logInChunks(fd: number, opts: { bytes: number; ms: number }): LogDestination {
-  const out = pino.destination({ dest: fd, sync: false });
+  const out = pino.destination({ dest: fd, sync: true });
   let pending: string[] = [];
   let size = 0;
   const hand = () => {
