@@ -83,7 +83,12 @@ export function bothAngles(p: Keypoint[], a: Joint, b: Joint, c: Joint): [number
 
 /** Limb length (sum of its two segments) on the best side (onBestSide), NaN when unseen. */
 export function limbLength(p: Keypoint[], a: Joint, b: Joint, c: Joint): number {
-  return onBestSide(p, [a, b, c], (s) => dist(p[joint(s, a)]!, p[joint(s, b)]!) + dist(p[joint(s, b)]!, p[joint(s, c)]!));
+  return onBestSide(p, [a, b, c], (s) => limbLengthOn(p, s, a, b, c));
+}
+
+/** The two-segment limb a-b-c of one side, pixels, seen or not (limbLength picks the side). */
+export function limbLengthOn(p: Keypoint[], s: Side, a: Joint, b: Joint, c: Joint): number {
+  return dist(p[joint(s, a)]!, p[joint(s, b)]!) + dist(p[joint(s, b)]!, p[joint(s, c)]!);
 }
 
 /**

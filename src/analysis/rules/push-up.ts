@@ -3,7 +3,7 @@
 // talking to the camera with bent elbows from counting.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
-import { angleAt, averageAround, bestSide, dist, joint, pairPoint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
+import { angleAt, averageAround, bestSide, joint, limbLengthOn, pairPoint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, bodyLine, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 
@@ -83,8 +83,8 @@ export function seenThrough(rep: RepView, m: (f: FrameCtx) => number): boolean {
  */
 export function drawnArm(rep: RepView, side: Side): number {
   const lengths = rep.frames.map((f) => {
-    const sh = f.p[joint(side, 'shoulder')]!, el = f.p[joint(side, 'elbow')]!, wr = f.p[joint(side, 'wrist')]!;
-    return Math.min(sh.score, el.score, wr.score) >= VISIBLE ? dist(sh, el) + dist(el, wr) : NaN;
+    const seen = (['shoulder', 'elbow', 'wrist'] as const).every((j) => f.p[joint(side, j)]!.score >= VISIBLE);
+    return seen ? limbLengthOn(f.p, side, 'shoulder', 'elbow', 'wrist') : NaN;
   });
   return lengths.filter(Number.isFinite).length * 4 >= rep.frames.length ? quantile(lengths, 0.85) : NaN;
 }
