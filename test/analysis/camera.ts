@@ -32,10 +32,12 @@ const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const unit = (a: V3): V3 => { const n = Math.hypot(...a); return [a[0] / n, a[1] / n, a[2] / n]; };
 
-/** Heels and toe tips under figure3d's ankles (ankle 8 cm above the floor, a 25 cm foot). */
+/** Heels and toe tips under figure3d's ankles (ankle 8 cm above the floor, a 25 cm foot), unless the figure placed them. */
 export function withFeet(j: Joints): Joints {
   const out: Joints = { ...j };
   for (const side of ['left', 'right'] as const) {
+    // A foot the figure already placed (a heel lifted off the floor) is kept as it is.
+    if (j[`${side}Heel`] && j[`${side}Toe`]) continue;
     const a = j[`${side}Ankle`]!;
     out[`${side}Heel`] = [a[0], a[1] - 18, a[2] - 12];
     out[`${side}Toe`] = [a[0], a[1] - 18, a[2] + 44];
