@@ -203,12 +203,6 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
  */
 const HEEL_RISE_LIMIT = 0.06;
 
-/**
- * Toe tips that moved this far (leg lengths) over the rep say the feet are not tracked or the
- * camera moved: the heel limit's old value, kept when the limit came down to 0.06, since steady
- * clips' toes wander up to 0.07 and the rule would stop judging them.
- */
-const TOE_TRAVEL_LIMIT = 0.1;
 
 /**
  * How much of a squatting thigh's length points toward the camera over a rep: none on a rep whose
@@ -538,11 +532,13 @@ export const squat: ExerciseDef = {
         const start = quantile(rep.frames.slice(0, 3).map(ankleY), 0.5);
         if (!Number.isFinite(start)) return undefined;
         // The ankles' rise is the heels' only where the toe tips, which stay on the floor either
-        // way, stayed put: toes that moved a tenth of a leg length (a hand-held camera tilting,
+        // way, stayed put: toes that moved as far as the limit itself (a hand-held camera tilting,
         // feet the model does not track: 0.12-0.52 leg lengths on a barbell squat whose plate hides
         // the body, 0.01-0.07 on steady clips) mean the reading is not the heels'. Not checked.
+        // (With the limit at 0.06, a rep whose toes travel 0.06-0.1 is no longer judged: under the
+        // crop-legs variant a good clip's toes travelled 0.086 and its ankles rose 0.071 with them.)
         // Toes unseen (a model without foot points): the ankles alone, as before.
-        if (toeTravel(rep) >= TOE_TRAVEL_LIMIT) return undefined;
+        if (toeTravel(rep) >= HEEL_RISE_LIMIT) return undefined;
         // Heels come up at the bottom; a single high frame elsewhere is keypoint noise.
         const value = atPeak(rep, (f) => heelRise(f, start)), index = rep.peak;
         if (!Number.isFinite(value)) return undefined;
