@@ -193,16 +193,10 @@ export function kneePastToes(f: FrameCtx, side?: Side | null): number {
 }
 
 /**
- * Heels lifting: the ankles' rise, in leg lengths. The foot pitches about the toes, so the ankle
- * (8 cm above the floor, 20 cm behind the toe tips) rises about 0.8 of the heel's lift: 0.06 (5.4
- * cm) is a heel about 7 cm up, the foot pitched 15-20 deg, what a "heels rising" demonstration
- * shows (onto the balls of the feet). The ankle keypoint wanders up to 0.035 at the bottom of the
- * tuning clips' flat-footed side-on squats, so a heel lifted 2-3 cm, which a coach would call, is
- * inside that wander and not read. (0.1 before, taken as "about 9 cm, a heel clearly off the
- * floor", was the ankle's rise, the heel 11-12 cm up: demonstrations with the heels 6-10 cm up passed.)
+ * Heels lifting: the ankles' rise, in leg lengths. The ankle keypoint wanders a few hundredths of a
+ * leg length at the bottom of a squat with flat feet; a tenth (about 9 cm) is a heel clearly off the floor.
  */
-const HEEL_RISE_LIMIT = 0.06;
-
+const HEEL_RISE_LIMIT = 0.1;
 
 /**
  * How much of a squatting thigh's length points toward the camera over a rep: none on a rep whose
@@ -263,12 +257,8 @@ export function thighLevel(rep: RepView): ((f: FrameCtx) => number) | null {
 export function leanOutOfTheBottom(rep: RepView): { value: number; index: number } {
   const p = rep.progress, bottom = atPeak(rep, torsoLean);
   if (!p || !Number.isFinite(bottom)) return { value: NaN, index: rep.peak };
-  // A frame the exercise's gate leaves out (no signal: the torso past 55 deg with the knees not
-  // yet bent past 90) does not end the window: the back tipping toward level as the hips rise first
-  // is exactly what the gate leaves out: a demonstrated good-morning squat (the back from 40 to 65
-  // deg as the knees straighten) was read only up to its first gated frame, 8 deg gained (19 now).
   let end = rep.peak + 1;
-  while (end < p.length && !((p[end] ?? NaN) < 0.5 * rep.peakProgress)) end++;
+  while (end < p.length && (p[end] ?? NaN) >= 0.5 * rep.peakProgress) end++;
   const rise = sustained(rep, torsoLean, 'max', (_, i) => i > rep.peak && i < end);
   return { value: rise.value - bottom, index: rise.index };
 }
@@ -535,8 +525,6 @@ export const squat: ExerciseDef = {
         // way, stayed put: toes that moved as far as the limit itself (a hand-held camera tilting,
         // feet the model does not track: 0.12-0.52 leg lengths on a barbell squat whose plate hides
         // the body, 0.01-0.07 on steady clips) mean the reading is not the heels'. Not checked.
-        // (With the limit at 0.06, a rep whose toes travel 0.06-0.1 is no longer judged: under the
-        // crop-legs variant a good clip's toes travelled 0.086 and its ankles rose 0.071 with them.)
         // Toes unseen (a model without foot points): the ankles alone, as before.
         if (toeTravel(rep) >= HEEL_RISE_LIMIT) return undefined;
         // Heels come up at the bottom; a single high frame elsewhere is keypoint noise.
