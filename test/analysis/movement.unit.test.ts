@@ -47,6 +47,22 @@ test('one frame more at the top moves the rest a little, never from the low leve
   assert.ok(Math.abs(a - b) < 0.01, `${a} against ${b}`);
 });
 
+test('a rest level on the line between two bins reads where it is, whichever side a reading falls', () => {
+  // The pause at 0.1 of the range sits on the edge between the second and third of the 20 bins.
+  // Counted whole into bins, 0.0999 and 0.1001 read 0.075 and 0.125 (the bins' centres): a shift of
+  // a thousandth moved the rest by a twentieth of the range, and every rep's height with it (the
+  // seated row from behind, counted on the movement, read 7 reps as filmed and 8 mirrored).
+  const at = (x: number) => {
+    const xs = dwells(60, 20).map((v) => (v === 0.1 ? x : v));
+    return restLevel(xs, Math.min(...xs), Math.max(...xs));
+  };
+  const a = at(0.0999), b = at(0.1001);
+  assert.ok(Math.abs(a - b) < 0.005, `${a} against ${b}`);
+  assert.ok(Math.abs(a - 0.1) < 0.01 && Math.abs(b - 0.1) < 0.01, `${a}, ${b}: the pause is at 0.1`);
+  // A level in the middle of a bin still reads there.
+  assert.ok(Math.abs(at(0.125) - 0.125) < 0.01, `${at(0.125)}`);
+});
+
 test('a joint lost from view for a while is placed from the joints seen, a flicker is not', () => {
   // Three features moving together (a hand, an elbow as far, a shoulder a little), the hand unseen
   // on frames 30-41 (out of the picture) and on frame 10 alone (a flicker).
