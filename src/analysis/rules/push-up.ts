@@ -4,7 +4,7 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, averageAround, bestSide, joint, limbLengthOn, pairPoint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
+import { atPeak, bodyLine, repYaw, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 
 /**
@@ -16,9 +16,33 @@ export function hipSag(f: FrameCtx, side?: Side | null): number {
   return b ? (b.below ? b.bend : -b.bend) : NaN;
 }
 
-/** Arms-straight wrist drop of this clip (about 0.9 arm lengths below the shoulder). */
+/**
+ * How long the top of a push-up may go without a frame whose torso reads as lying (bodyLying) on
+ * either side of it and still count as part of the same plank (topWristDrop), seconds: a pause at
+ * the top between reps is shorter; a person standing before or after the set has no lying frame
+ * on one side at all.
+ */
+export const PLANK_GAP_S = 3;
+
+/**
+ * Arms-straight wrist drop of this clip (about 0.9 arm lengths below the shoulder), read on the
+ * frames of the plank: those whose torso reads as lying, and those between two such frames less
+ * than PLANK_GAP_S apart on each side. Filmed square-on from the floor, the torso of a plank at
+ * arms' length is drawn upright and long (the hips behind the shoulders, drawn below them: 0.55 arm
+ * lengths on a synthetic plank filmed from 10 cm up), so only the lower part of each rep read as
+ * lying, the top was read on a frame already a third of the way down, and a full push-up read 0.65
+ * of full depth (push-up-faults.unit). A person standing with the arms hanging (a wrist drop of
+ * about 1, deeper than a plank's top) is kept out: they have no lying frame on one side.
+ */
 export function topWristDrop(frames: FrameCtx[]): number {
-  return clamp(quantile(frames.filter((f) => bodyLying(f, 55)).map((f) => wristDrop(f)), 0.9), 0.6, 1.05) || 0.9;
+  const lying = frames.map((f) => bodyLying(f, 55));
+  // The last lying frame's time at or before each frame, and the next one's at or after it.
+  const before: number[] = [], after: number[] = new Array<number>(frames.length);
+  frames.forEach((f, i) => { before[i] = lying[i] ? f.t : i > 0 ? before[i - 1]! : -Infinity; });
+  for (let i = frames.length - 1; i >= 0; i--) after[i] = lying[i] ? frames[i]!.t : i < frames.length - 1 ? after[i + 1]! : Infinity;
+  const gap = PLANK_GAP_S * 1000;
+  const inPlank = (f: FrameCtx, i: number) => f.t - before[i]! <= gap && after[i]! - f.t <= gap;
+  return clamp(quantile(frames.filter(inPlank).map((f) => wristDrop(f)), 0.9), 0.6, 1.05) || 0.9;
 }
 
 /** Head angle against the torso line: positive when the head hangs below it; on `side` as hipSag. */
@@ -51,11 +75,24 @@ export function elbowSpread(f: FrameCtx): number {
  * shoulders' it does not grow with hands placed wide or read a small shoulder span turned
  * side-on as flaring; turned from square-on it reads low (the sideways reach shortens), never high.
  */
-export function elbowFlare(f: FrameCtx): number {
+export function elbowFlare(f: FrameCtx, yawDeg = 0): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, le = f.p[KP.leftElbow]!, re = f.p[KP.rightElbow]!;
   if (Math.min(ls.score, rs.score, le.score, re.score) < VISIBLE || !(f.armLen > 0)) return NaN;
-  const reach = (Math.abs(le.x - re.x) - Math.abs(ls.x - rs.x)) / 2;
-  return (Math.asin(clamp(reach / (UPPER_ARM * f.armLen), -1, 1)) * 180) / Math.PI;
+  // Turned `yawDeg` from square-on (the rep's yaw, under SIDE_ON_YAW) both spans are drawn cos(yaw)
+  // as wide: a synthetic 85 deg flare filmed 26 deg off square-on read 58 deg without it.
+  const reach = (Math.abs(le.x - re.x) - Math.abs(ls.x - rs.x)) / 2 / Math.cos((clamp(yawDeg, 0, 45) * Math.PI) / 180);
+  // The sideways reach is a share of the upper arm's level part, not of its whole length: at the
+  // bottom the elbows sit below the shoulders (drawn below them, seen from the front), and an arm
+  // straight out to the side dipping 30 deg reaches only cos 30 = 0.87 of its length sideways
+  // (65 deg read, past the limit only just, for a synthetic 85 deg flare: push-up-faults.unit). Its
+  // level part is at least half the arm: steeper than 60 deg (a shallow bottom) the share is not the
+  // angle to the torso, and the reading keeps the whole length (reads low, never high). A camera
+  // looking down draws an elbow that sits back toward the feet higher, so the level part reads
+  // longer and the angle smaller, never larger.
+  const upper = UPPER_ARM * f.armLen;
+  const dip = ((le.y - ls.y) + (re.y - rs.y)) / 2;
+  const level = Math.max(0.5 * upper, Math.sqrt(Math.max(0, upper * upper - dip * dip)));
+  return (Math.asin(clamp(reach / level, -1, 1)) * 180) / Math.PI;
 }
 
 /**
@@ -129,6 +166,9 @@ export function headOverShoulders(rep: RepView): boolean {
   });
   return below >= 0;
 }
+
+/** From this yaw (true degrees, common.ts repYaw) on, the head's angle to the back is judged side-on. */
+export const HEAD_SIDE_YAW = 60;
 
 export const pushUp: ExerciseDef = {
   id: 'push-up',
@@ -232,6 +272,14 @@ export const pushUp: ExerciseDef = {
       views: ['side', 'diagonal'],
       check(rep, judge) {
         if (!sideOn(rep)) return undefined;
+        // The angle between two lines of the picture is the neck's own only where the body's
+        // midline plane faces the camera: the head turns out of the back's line toward the floor,
+        // and seen obliquely that turn is drawn larger or smaller with the camera's height. A
+        // synthetic neutral neck (push-up-faults.unit) read 5 to 23 deg side-on from the floor to a
+        // metre up, -6 to 27 from 60 deg off the head end, and -23 to 42 from 45 deg (past the limit
+        // with the camera a metre up): judged from HEAD_SIDE_YAW on, where the plane is seen within
+        // 30 deg of flat (cos 30 = 0.87). The push-ups people judged side-on read 70-88 deg.
+        if (repYaw(rep) < HEAD_SIDE_YAW) return undefined;
         // The ear sits above the shoulder joint, so a neutral neck already reads up to 35 deg here
         // (people whose push-ups others call good read -5 to 35); the median over the rep is
         // compared with a limit just above that range. Read on the side facing the camera, the
@@ -268,7 +316,8 @@ export const pushUp: ExerciseDef = {
         // Coaches ask for the upper arms about 45 deg from the body; good push-ups people judged
         // read 28-37 deg from the front. Flared is the arms opening toward 90 deg ("T" shape):
         // past 65 deg, at the bottom, where the shoulder is loaded.
-        const v = atPeak(rep, elbowFlare);
+        const yaw = repYaw(rep);
+        const v = atPeak(rep, (f) => elbowFlare(f, Number.isFinite(yaw) ? yaw : 0));
         if (!Number.isFinite(v)) return undefined;
         const fault = judge.verdict(v - 65, 8, 16);
         return fault && { ...fault, evidence: rep.peak, description: `At the bottom the upper arms opened about ${round(v)} deg from the body, flared out to the sides (about 45 deg protects the shoulders).` };
