@@ -4,7 +4,7 @@
 // view shows it and not checked where it does not; a clean push-up passes from every camera. The
 // faults are made at the size people show them: hips hanging about 25 deg or piked about 40 deg
 // off the shoulder-ankle line, half depth, the head hung 50 deg further than a neutral neck, the
-// upper arms straight out to the sides (85 deg from the body, a "T").
+// upper arms straight out to the sides (85 deg from the body, a "T"), the knees on the floor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzePoses, type PipelineOutput } from '../../src/analysis/pipeline.js';
@@ -32,6 +32,8 @@ interface Form {
   flare?: number;
   /** Each hand this far outside its shoulder, figure units. */
   handsOut?: number;
+  /** From the knees, the body straight from the knees to the shoulders: shins on the floor, or the feet raised. */
+  knees?: 'shins down' | 'feet up';
 }
 
 /**
@@ -55,14 +57,26 @@ function pushUpBody(drop: number, form: Form = {}): Joints {
     const e1 = unit(sub(back, mul(u, dot(back, u))));
     const e2 = unit(sub(out, add(mul(u, dot(out, u)), mul(e1, dot(out, e1)))));
     const elbow = add(add(sh, mul(u, along)), add(mul(e1, r * Math.cos(rad(flare))), mul(e2, r * Math.sin(rad(flare)))));
+    j[`${n}Shoulder`] = sh; j[`${n}Wrist`] = wr; j[`${n}Elbow`] = elbow;
+    if (form.knees) {
+      // The knees on the floor (the joint 10 units, 4.5 cm, above it) where a thigh (100) and a
+      // torso (125) reach the shoulders of straight arms; the hips on that line, a torso's length
+      // from the shoulders. The knees stay put as the chest goes down.
+      const kneeY = 10, kneeZ = -Math.sqrt(225 * 225 - (ARM * 0.98 - kneeY) ** 2);
+      const toKnee = unit([0, kneeY - shY, kneeZ]);
+      const hip: V3 = add([side * 35, shY, 0], mul(toKnee, 125));
+      const knee: V3 = [side * 38, kneeY, kneeZ];
+      j[`${n}Hip`] = hip; j[`${n}Knee`] = knee;
+      j[`${n}Ankle`] = form.knees === 'shins down' ? [side * 40, 8, kneeZ - 100] : [side * 40, kneeY + 80, kneeZ - 60];
+      continue;
+    }
     const onLine = shY + (8 - shY) * (125 / 260);
     const hip: V3 = [side * 35, onLine - sag, -125];
-    j[`${n}Shoulder`] = sh; j[`${n}Wrist`] = wr; j[`${n}Elbow`] = elbow;
     j[`${n}Hip`] = hip; j[`${n}Knee`] = [side * 38, (hip[1] + 8) / 2, -192]; j[`${n}Ankle`] = [side * 40, 8, -260];
   }
   // The spine's direction (hips to shoulders) and its normal away from the floor; the head turns
   // about the shoulders' midpoint toward the floor.
-  const shM: V3 = [0, shY, 0], s = unit(sub(shM, [0, j.leftHip![1], -125]));
+  const shM: V3 = [0, shY, 0], s = unit(sub(shM, [0, j.leftHip![1], j.leftHip![2]]));
   const up: V3 = s[2] > 0 ? [0, s[2], -s[1]] : [0, -s[2], s[1]];
   const h = rad(30 + (form.head ?? 0));
   const fw = add(mul(s, Math.cos(h)), mul(up, -Math.sin(h))), top = add(mul(up, Math.cos(h)), mul(s, Math.sin(h)));
@@ -190,4 +204,22 @@ test('elbows flared straight out are "Elbows flaring" where the frontal plane sh
     assert.equal(named(out, 'Elbows flaring'), cam.yaw === 0 || cam.yaw === -20 ? 4 : named(out, 'Elbows flaring'), `${where}: ${show(out)}`);
   }
   // The same push-up with the elbows at 40 deg (what coaches ask for, about 45) is clean everywhere (first test).
+});
+
+test('a push-up from the knees is "Knees on the floor" where the legs are seen side-on, and not checked where they are not', () => {
+  for (const knees of ['shins down', 'feet up'] as const) {
+    for (const [where, cam] of cameras()) {
+      const out = filmed(FULL, { knees }, cam);
+      assert.equal(out.reps.length, 4, `${knees}, ${where}: ${show(out)}`);
+      if (seenSideOn(out)) {
+        // Shins down the knee reads 151-152 deg at the top named side, 136-146 from the 45-60 deg
+        // diagonals (the limit 158); feet up 74-102.
+        assert.equal(named(out, 'Knees on the floor'), 4, `${knees}, ${where}: ${show(out)}`);
+      } else {
+        // Not checked: no fault, and no "Plank on the toes" either.
+        assert.equal(named(out, 'Knees on the floor'), 0, `${knees}, ${where}: ${show(out)}`);
+        assert.ok(out.result.repetitions.every((r) => !r.strengths.some((x) => x.name === 'Plank on the toes')), `${knees}, ${where}`);
+      }
+    }
+  }
 });
