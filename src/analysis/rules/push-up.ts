@@ -80,12 +80,14 @@ export function elbowFlare(f: FrameCtx, yawDeg = 0): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, le = f.p[KP.leftElbow]!, re = f.p[KP.rightElbow]!;
   if (Math.min(ls.score, rs.score, le.score, re.score) < VISIBLE || !(f.armLen > 0)) return NaN;
   // Turned `yawDeg` from square-on (the rep's yaw, under SIDE_ON_YAW) both spans are drawn cos(yaw)
-  // as wide: a synthetic 85 deg flare filmed 26 deg off square-on read 58 deg without it.
+  // as wide: a synthetic 85 deg flare filmed 30 deg off square-on (read 24-27) read 54-58 deg
+  // without it, 64-69 with it.
   const reach = (Math.abs(le.x - re.x) - Math.abs(ls.x - rs.x)) / 2 / Math.cos((clamp(yawDeg, 0, 45) * Math.PI) / 180);
   // The sideways reach is a share of the upper arm's level part, not of its whole length: at the
   // bottom the elbows sit below the shoulders (drawn below them, seen from the front), and an arm
   // straight out to the side dipping 30 deg reaches only cos 30 = 0.87 of its length sideways
-  // (65 deg read, past the limit only just, for a synthetic 85 deg flare: push-up-faults.unit). Its
+  // (a synthetic 85 deg flare read 67-71 from the head end, within half a band of the limit 65, and
+  // 58-63 from 20 deg, inside it: push-up-faults.unit). Its
   // level part is at least half the arm: steeper than 60 deg (a shallow bottom) the share is not the
   // angle to the torso, and the reading keeps the whole length (reads low, never high). A camera
   // looking down draws an elbow that sits back toward the feet higher, so the level part reads
