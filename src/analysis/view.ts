@@ -378,9 +378,64 @@ export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = fac
   // Shoulders that overlap almost completely, upright, are side-on whatever the far elbow shows:
   // arms held out in front (an air squat's counterbalance) put the far elbow beside the near one,
   // not behind the torso, and BlazePose then sees it at 0.4-0.6.
-  const yaw = med(yawOf);
+  // The yaw as a level camera would read it: a camera above or below the shoulders reads it short.
+  const yaw = levelYaw(med(yawOf), cameraPitch(frames));
   if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= SIDE_YAW) return 'side';
   return classifyYaw(yaw, med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan), clip);
+}
+
+/**
+ * The camera's pitch read from one frame's shoulder line, degrees: positive when the camera looks
+ * down on the shoulders, negative when it looks up at them (a phone on the floor). The shoulder
+ * line is level in every body the catalog films (standing, hinged, seated, lying face up or down),
+ * so the picture shows its far end higher than the near end by tan(pitch) of its depth: a camera
+ * level with it sees it flat. NaN where the line points less than 30 deg out of the picture (its
+ * depth too short to read a slope against: a body within 30 deg of square-on, where the yaw the
+ * pitch shortens is small anyway), or unseen. What it reads is the pitch of the line of sight to
+ * the shoulders, not the phone's tilt: filmed level at the hips from 1.5 m, the shoulders above
+ * are seen from 19 deg below, and it reads -19.
+ */
+export function shoulderPitch(f: FrameCtx): number {
+  const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
+  if (Math.min(ls.score, rs.score) < VISIBLE || ls.z === undefined || rs.z === undefined) return NaN;
+  const dx = ls.x - rs.x, dy = ls.y - rs.y, dz = (ls.z - rs.z) / Z_SCALE;
+  if (Math.abs(dz) < Math.abs(dx) * PITCH_READ) return NaN;
+  return deg(Math.atan(-dy / dz));
+}
+
+/** tan 30 deg: the least the shoulder line must point out of the picture for its slope to read a pitch. */
+const PITCH_READ = Math.tan(Math.PI / 6);
+
+/**
+ * Steepest pitch read (degrees either way): a phone on a tripod or held high looks down 30-40 deg at
+ * most at a body it films whole; past that a reading is the model's noise (the close-up curl whose
+ * left and right the model swaps reads -62 on the few frames it reads one). Clamped, a misread pitch
+ * lengthens a yaw's tangent by 1/cos 45 at most.
+ */
+const MAX_PITCH = 45;
+
+/**
+ * The camera's pitch over these frames (shoulderPitch's median), degrees; 0 when fewer than a
+ * third of the frames read one (a body near square-on, or depth unseen). The tuning clips read -4 to
+ * +5 on 9 of their 11 side views filmed about chest high, +19 to +24 on the glute bridges and a bench
+ * press filmed from above, -20 to -28 on the kettlebell swings, filmed from low (the sky in the
+ * picture), and a push-up filmed from the floor.
+ */
+export function cameraPitch(frames: readonly FrameCtx[]): number {
+  const read = frames.map(shoulderPitch).filter(Number.isFinite);
+  if (read.length < frames.length / 3) return 0;
+  return Math.max(-MAX_PITCH, Math.min(MAX_PITCH, quantile(read, 0.5)));
+}
+
+/**
+ * The yaw a level camera would read (degrees), from the yaw read by a camera pitched `pitch` deg.
+ * The model's depth is along the camera's line of sight: pitched, that line crosses the level
+ * shoulder line at a slant, so its depth is cos(pitch) of the level one and the yaw reads short,
+ * atan(tan(yaw) cos(pitch)): 20 deg off side-on (70) reads 64.6 from 40 deg above, under SIDE_YAW.
+ */
+export function levelYaw(yaw: number, pitch: number): number {
+  if (!Number.isFinite(yaw) || !(Math.abs(pitch) > 0)) return yaw;
+  return deg(Math.atan(Math.tan((yaw * Math.PI) / 180) / Math.cos((pitch * Math.PI) / 180)));
 }
 
 /**

@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, Z_SCALE, type Keypoint } from '../../src/analysis/pose.js';
-import { classifyYaw, clipView, estimateView, facing, facingOver, judgedFrom, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
+import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, judgedFrom, levelYaw, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { mirrored, series } from './synthetic.js';
 import { film } from './camera.js';
@@ -396,4 +396,46 @@ test('side-on is side-on from either side of it: 20 deg behind the person\'s sid
   // rear diagonal (rearView), as before.
   assert.equal(classifyYaw(55, -1, 0.3, -0.6, -0.33), 'back');
   assert.equal(classifyYaw(70, -1, 0.1, -0.55, -0.3), 'diagonal');
+});
+
+test('a camera above or below reads the yaw short: the shoulder line\'s slope in the picture against its depth gives the pitch, and the yaw is read level', () => {
+  // The shoulder line is level in a standing, hinged, seated or lying body, so a camera pitched
+  // over it sees its far end higher (looking down) or lower (looking up) by tan(pitch) of its depth,
+  // while the model's depth along the line of sight is cos(pitch) of a level camera's: the yaw
+  // reads atan(tan(yaw) cos(pitch)), and 20 deg off side-on from 30-40 deg above read 60-64 (under
+  // view.ts SIDE_YAW, 65), a diagonal.
+  const squat = (t: number) => body({ kneeBend: 20 + 10 * Math.sin(t * 6) });
+  const seated = (t: number) => { const a = { raise: 150 + 20 * Math.sin(t * 6), plane: 20, bend: 60 }; return body({ shin: 0, thigh: 90, left: a, right: a }); };
+  const bench = (t: number) => {
+    const arm = { raise: 90, plane: 0, bend: 30 + 30 * Math.sin(t * 6) };
+    const j = pitch(body({ left: arm, right: arm }), -90), hip = j.leftHip!;
+    return shift(j, [0, 40 - hip[1], -hip[2]]);
+  };
+  const filmed = (at: (t: number) => Joints, cam: { yaw: number; pitch: number; distance: number; aim?: V3 }) =>
+    buildContext(series(12, 1, (t) => film(at(t), cam)), 12);
+  // The pitch read: the sign of the camera's, and near it from afar (from near, the line of sight
+  // to the shoulders, above the hips the camera aims at, is less steep than the phone).
+  for (const [down, lo, hi] of [[20, 12, 20], [-15, -22, -12], [0, -8, 0]] as const) {
+    const p = cameraPitch(filmed(squat, { yaw: 70, pitch: down, distance: 5 }));
+    assert.ok(p >= lo && p <= hi, `pitch ${down}: read ${p.toFixed(1)}`);
+  }
+  // A body near square-on gives no slope to read: pitch 0, and the yaw as read.
+  assert.equal(cameraPitch(filmed(squat, { yaw: 10, pitch: 30, distance: 3 })), 0);
+  assert.equal(levelYaw(70, 0), 70);
+  assert.ok(Math.abs(levelYaw(Math.atan(Math.tan((70 * Math.PI) / 180) * Math.cos(Math.PI / 4)) * 180 / Math.PI, 45) - 70) < 1e-9);
+  // Seated (an overhead extension, the camera 1.7 m high, 30 deg down from 2.5 m) and lying (a bench
+  // press, the camera 1.9 m high, 20 deg down from 5 m), 20 deg either side of side-on: side.
+  // Before, diagonal (yaw read 62-65 with the far elbow half seen) or, behind the side, back.
+  for (const yaw of [70, 110, 250, 290]) {
+    const frames = filmed(seated, { yaw, pitch: 30, distance: 2.5, aim: [0, 100, -100] });
+    assert.equal(estimateView(frames), 'side', `seated, yaw ${yaw}: read ${quantile(frames.map(yawOf), 0.5).toFixed(1)}, pitch ${cameraPitch(frames).toFixed(1)}`);
+  }
+  for (const yaw of [70, 290]) {
+    const frames = filmed(bench, { yaw, pitch: 20, distance: 5, aim: [0, 40, 0] });
+    assert.equal(estimateView(frames), 'side', `bench, yaw ${yaw}: read ${quantile(frames.map(yawOf), 0.5).toFixed(1)}, pitch ${cameraPitch(frames).toFixed(1)}`);
+  }
+  // Diagonals stay diagonals, level or pitched: the reading lengthens the yaw by 1/cos(pitch) only.
+  for (const yaw of [30, 45, 55]) for (const down of [-15, 0, 30]) {
+    assert.equal(estimateView(filmed(squat, { yaw, pitch: down, distance: 2.5 })), 'diagonal', `squat, yaw ${yaw}, pitch ${down}`);
+  }
 });
