@@ -182,7 +182,14 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // a view side-on by its yaw before asking whether the person faces away (20n). A squat from the
 // side or a diagonal is checked for the head dropping or tipping back (squat-head, 16v), and from
 // the front or back for the hips shifting to one side (squat-hip-shift, 16w).
-export const ENGINE_VERSION = 'pose-engine/14';
+// /15 (stop 33): the poses are those of /14 bit for bit; results can differ for the same video.
+// The camera angle's yaw is read as a level camera would, the camera's pitch taken from the level
+// shoulder line's slope against its depth (view.ts levelYaw, 20o). A push-up's arms-straight top is
+// read on all of the plank's frames, its elbow flare allows for the elbow's dip and the camera's
+// turn, the head is judged only from 60 deg of yaw on, and a side-on push-up from the knees is an
+// issue, 'Knees on the floor' (16y). `any` reads the rest level between histogram bins (movement.ts
+// restLevel, 20p): a count can differ.
+export const ENGINE_VERSION = 'pose-engine/15';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
