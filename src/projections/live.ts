@@ -16,7 +16,9 @@
 // of rows this process knows when it changes itself uses it (http/auth.ts: keys by token, with the
 // projector's count of key changes). When the live handle's data_version moved, the companion's
 // tells who committed: it moves on a commit by any connection but the companion itself, so when it
-// stayed, the companion was the only writer since it was last read (issue 22w).
+// stayed, the companion was the only writer since it was last read (issue 22w). Then no mark can
+// have landed either (the mark is another connection's commit), so the path is not stat'ed: the
+// companion commits once per submission, and that stat was in line with each (issue 22s).
 //
 // The check runs at most once per synchronous stretch of code (reset by a microtask): the auth
 // hook and the route of one request share it, and nothing another process does can be observed
@@ -143,13 +145,20 @@ export function openLiveReadModels(path: string, opts: { busyTimeoutMs?: number;
     version += 1;
     handle.seenChanges = changes;
     if (data === handle.seenData) return;
+    // NaN: the backstop found the path naming another file.
+    const backstopped = Number.isNaN(handle.seenData);
     handle.seenData = data;
     // Read once: a commit landing between two reads would be taken for the companion's own.
     const companionNow = second?.dataVersion.get();
-    if (second?.of !== handle.db || companionNow !== second.seen) {
+    const companionOnly = second?.of === handle.db && companionNow === second.seen;
+    if (!companionOnly) {
       others += 1;
       if (second) second.seen = companionNow!;
     }
+    // Only the companion committed (this process projecting its own appends): no swap's mark
+    // landed, so the path still names this file and is not stat'ed (issue 22s: with the companion
+    // committing every submission, this stat was made once per submission).
+    if (companionOnly && !backstopped) return;
     const now = identityOf(path);
     if (now === undefined || now === handle.id) return;
     const old = handle.db;

@@ -76,13 +76,16 @@ test('the companion connection writes the file current() reads, and follows it t
   assert.deepEqual(names(), ['one']);
   assert.equal(live.companion(), first, 'the same connection while the file is the same');
 
-  // A swap (a rename, then the rebuild's mark on the old file): current() reopens, and so does the companion.
+  // A swap (a rename, then the rebuild's mark on the old file, by a connection of its own opened
+  // before the rename, as generations.ts swapIn makes it): current() reopens, and so does the companion.
   const fresh = openLiveReadModels(join(dir, 'gen-2.db'));
   insert(fresh.current(), 'k9', 'new');
   fresh.close();
+  const rebuild = new Database(path);
   symlinkSync('gen-2.db', `${path}.swap`);
   renameSync(`${path}.swap`, path);
-  insert(first, 'k2', 'mark');
+  insert(rebuild, 'k2', 'mark');
+  rebuild.close();
   await nextTurn();
   assert.deepEqual(names(), ['new']);
   const second = live.companion();

@@ -45,12 +45,14 @@ async function setUp(t: TestContext) {
   let reads = 0;
   const readAll = ours.readAll.bind(ours);
   ours.readAll = (after, limit) => ((reads += 1), readAll(after, limit));
-  const projector = createProjector(ours, live.current, live.companion);
-  return { paths, ours, other, db: live.current, projector, reads: () => reads };
+  // The projector's own uses of the live handle (a catch-up reads the checkpoint through it).
+  let handles = 0;
+  const projector = createProjector(ours, () => ((handles += 1), live.current()), live.companion);
+  return { paths, ours, other, db: live.current, projector, reads: () => reads, handles: () => handles };
 }
 
 test('own events are projected while the fsync runs, seen by readers only once the ledger has them, and answered after', async (t) => {
-  const { paths, ours, db, projector, reads } = await setUp(t);
+  const { paths, ours, db, projector, reads, handles } = await setUp(t);
   const seen: { rows: RecordedEvent[]; durable: boolean; keysMeanwhile: number; keysOnDisk: number; ledgerOnDisk: number; answered: boolean }[] = [];
   let answered = false;
   ours.whileCommitting = (rows) => {
@@ -76,8 +78,20 @@ test('own events are projected while the fsync runs, seen by readers only once t
   assert.ok(keyById(db(), 'k1'));
   assert.equal(checkpointOf(db()), r.lastPosition);
   const before = reads();
+  const handlesBefore = handles();
   await projector.catchUpOwn();
   assert.equal(reads(), before, 'the catch-up after the append had nothing left');
+  // Nor did it read the checkpoint to find that out (issue 22s): nothing of ours was committed after it.
+  assert.equal(handles(), handlesBefore, 'no read of the checkpoint');
+
+  // An own append the early projection did not take: the catch-up after it still projects it.
+  ours.whileCommitting = undefined;
+  const late = await ours.append('ledger-k2', [issued('k2')], NO_STREAM);
+  assert.equal(keyById(db(), 'k2'), undefined);
+  await projector.catchUpOwn();
+  assert.ok(keyById(db(), 'k2'));
+  assert.equal(checkpointOf(db()), late.lastPosition);
+  assert.equal(reads(), before, 'from memory');
 });
 
 test('a refused append of the batch is not told; another writer\'s event first leaves the projection to the catch-up', async (t) => {
