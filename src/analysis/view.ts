@@ -420,6 +420,8 @@ const MAX_PITCH = 45;
  * +5 on 9 of their 11 side views filmed about chest high, +19 to +24 on the glute bridges and a bench
  * press filmed from above, -20 to -28 on the kettlebell swings, filmed from low (the sky in the
  * picture), and a push-up filmed from the floor.
+ * Not squat-level.ts legPitch, which reads the pitch at the standing legs of a squat rep: the view
+ * is named for every body the catalog films, lying and seated ones too, whose legs are not upright.
  */
 export function cameraPitch(frames: readonly FrameCtx[]): number {
   const read = frames.map(shoulderPitch).filter(Number.isFinite);
