@@ -132,8 +132,61 @@ export function shoulderOverlap(f: FrameCtx): number {
  */
 function shouldersAboveHips(f: FrameCtx): boolean {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
-  return (lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen;
+  return (lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen && !lyingByDepth(f);
 }
+
+/**
+ * A torso seen above its hips in the picture that the model's depth shows lying (issue 20s): a plank,
+ * or a body on its back, filmed from its feet or at a diagonal from them with the camera at or above
+ * the hips. There the foreshortened torso still stands above the hips in the picture and the
+ * shoulders show in a back view's order, and the pinhole sweep (test/analysis/view-sweep.ts) named
+ * 120 of its 480 plank cameras back. Two readings, each for the cameras the other cannot read:
+ * - End-on from the feet: the torso and the legs both point away from the camera, out of the picture
+ *   by more than END_ON (the shoulders beyond the hips beyond the feet). No pitch is needed, and
+ *   none can be read there (the shoulder line lies across the picture).
+ * - Turned off the long axis, where the frame's shoulder line gives the camera's pitch
+ *   (shoulderPitch): the torso and the legs both within 45 deg of level, read in 3D against the
+ *   vertical that pitch puts in the camera's frame. A row's legs stand upright; a squat's or a
+ *   press's torso does.
+ * The feet stand in for the legs' far end (the knees when the ankles are unseen). From the head end
+ * the shoulders are nearer than the hips and fall below them in the picture: the two-dimensional
+ * reading says lying there already.
+ */
+export function lyingByDepth(f: FrameCtx): boolean {
+  const feet = [KP.leftAnkle, KP.rightAnkle].every((i) => f.p[i]!.score >= VISIBLE) ? [KP.leftAnkle, KP.rightAnkle] : [KP.leftKnee, KP.rightKnee];
+  const all = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip, ...feet].map((i) => f.p[i]!);
+  if (all.some((k) => k.score < VISIBLE || k.z === undefined)) return false;
+  // Midpoints with the depth at its true scale (pose.ts Z_SCALE), in the picture's pixels.
+  const mid = (a: Keypoint, b: Keypoint): [number, number, number] => [(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z! + b.z!) / 2 / Z_SCALE];
+  const sh = mid(all[0]!, all[1]!), hip = mid(all[2]!, all[3]!), foot = mid(all[4]!, all[5]!);
+  const away = (a: typeof sh, b: typeof sh) => (b[2] - a[2]) / Math.hypot(b[0] - a[0], b[1] - a[1]);
+  if (away(hip, sh) > END_ON && away(foot, hip) > END_ON) return true;
+  // Clamped as cameraPitch is: a frame's misread pitch past 45 deg would lay down an upright torso
+  // whose depth the model reads flat (its rise then reads cos(pitch)); at 45 it stays upright.
+  const pitch = Math.max(-MAX_PITCH, Math.min(MAX_PITCH, shoulderPitch(f)));
+  if (!Number.isFinite(pitch)) return false;
+  // World up in the camera's frame (x right, y down the picture, z away), the camera looking down by `pitch`.
+  const r = (pitch * Math.PI) / 180, up = [0, -Math.cos(r), -Math.sin(r)];
+  const rise = (a: typeof sh, b: typeof sh) => {
+    const v = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    return (v[0]! * up[0]! + v[1]! * up[1]! + v[2]! * up[2]!) / Math.hypot(v[0]!, v[1]!, v[2]!);
+  };
+  return rise(hip, sh) < LEVEL_SIN && rise(foot, hip) < LEVEL_SIN;
+}
+
+/**
+ * tan 25 deg: how far out of the picture, away from the camera, the torso and the legs must point for
+ * lyingByDepth's end-on reading. A phone on the floor looks up at a standing body by 20 deg at most
+ * (the sweep's standing, pressing and hinged bodies, 1.5 m off with the camera 0.4 m high, read at
+ * most 0.35, tan 19 deg); a plank's body line rises about 23 deg to its shoulders, to which a level or
+ * higher camera adds its pitch (the sweep's planks within 20 deg of their feet, filmed level or from
+ * 10 deg above, read 0.59-2.0; from 30-40 deg above and 1.5-2.5 m, 0.37-0.61: close range flattens
+ * what the picture shows of the depth).
+ */
+const END_ON = Math.tan((25 * Math.PI) / 180);
+
+/** sin 45 deg: a torso or legs rising less than this are nearer level than upright (lyingByDepth). */
+const LEVEL_SIN = Math.sin(Math.PI / 4);
 
 function pairSpans(f: FrameCtx): { shoulders: number; hips: number } | null {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
@@ -506,3 +559,4 @@ export function clipView(overall: ViewAngle | 'unknown', repViews: readonly (Vie
 export function withoutLoneReadings(views: readonly ViewAngle[]): ViewAngle[] {
   return views.map((v, i) => (i > 0 && i < views.length - 1 && views[i - 1] === views[i + 1] ? views[i - 1]! : v));
 }
+

@@ -11,6 +11,7 @@ import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, j
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { mirrored, series } from './synthetic.js';
 import { film } from './camera.js';
+import { sweepBodies } from './view-sweep.js';
 import { quantile } from '../../src/analysis/signals.js';
 
 const FPS = 10;
@@ -437,5 +438,32 @@ test('a camera above or below reads the yaw short: the shoulder line\'s slope in
   // Diagonals stay diagonals, level or pitched: the reading lengthens the yaw by 1/cos(pitch) only.
   for (const yaw of [30, 45, 55]) for (const down of [-15, 0, 30]) {
     assert.equal(estimateView(filmed(squat, { yaw, pitch: down, distance: 2.5 })), 'diagonal', `squat, yaw ${yaw}, pitch ${down}`);
+  }
+});
+
+test('a plank filmed from its feet, or at a diagonal from them, is no back view: its torso lies in depth', () => {
+  // From the feet with the camera at or above the hips, the foreshortened torso stands above the
+  // hips in the picture and the shoulders show in a back view's order: named back before (issue 20s).
+  // The model's depth says the body lies: end-on, its torso and legs point away from the camera;
+  // turned off the long axis, they lie within 45 deg of level against the pitch the shoulder line gives.
+  const { at, aim } = sweepBodies.plank!;
+  const filmed = (yaw: number, down: number, distance: number) => buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance, aim })), 12);
+  for (const down of [0, 10, 20]) for (const distance of [1.5, 2.5, 3.5]) {
+    assert.equal(estimateView(filmed(180, down, distance)), 'front', `from the feet, pitch ${down}, ${distance} m`);
+    for (const yaw of [140, 150, 210, 220]) assert.equal(estimateView(filmed(yaw, down, distance)), 'diagonal', `yaw ${yaw}, pitch ${down}, ${distance} m`);
+  }
+  // From the head end, as the shared push-ups filmed straight at the head are labelled: front.
+  assert.equal(estimateView(filmed(0, 10, 2.5)), 'front');
+});
+
+test('upright bodies filmed from behind from a phone on the floor stay back views: their legs stand up', () => {
+  // A camera looking up at a body points its torso away from the camera as a plank seen from its
+  // feet does; the legs (and, standing, the torso) still rise. A row's torso leans 50 deg forward.
+  for (const name of ['squat', 'press', 'row'] as const) {
+    const { at, aim } = sweepBodies[name]!;
+    for (const yaw of [160, 180, 200]) for (const [down, distance] of [[-20, 1.5], [-10, 2.5], [0, 1.5], [30, 2.5]] as const) {
+      const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance, aim })), 12);
+      assert.equal(estimateView(frames), 'back', `${name}, yaw ${yaw}, pitch ${down}, ${distance} m`);
+    }
   }
 });
