@@ -21,6 +21,8 @@
 // Which way the person faces is the clip's, read once over all its frames (facingOver): reps
 // read one by one flipped between a rear diagonal and the side.
 // Lying or in a plank, the shoulders' overlap tells side from diagonal (lyingSpan).
+// Lying is read in the picture (the shoulders not above the hips) and, for a body filmed from its
+// feet whose foreshortened torso stands above its hips there, from the model's depth (lyingByDepth).
 import type { CameraAngle, FormRule, FrameCtx } from './exercise.js';
 import { KP, Z_SCALE, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
