@@ -6,6 +6,8 @@
 // their true yaw falls in. Run it alone to print the misses per body:
 //   node --import tsx test/analysis/view-sweep.ts [--rows]
 // view-sweep.unit.test.ts holds the counts to their ceilings.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildContext } from '../../src/analysis/exercise.js';
 import { estimateView, type ViewAngle } from '../../src/analysis/view.js';
 import { body, pitch, shift, THIGH, TORSO, type Joints, type V3 } from './figure3d.js';
@@ -118,7 +120,7 @@ export function sweep(name: string): { judged: number; misses: SweepMiss[] } {
   return { judged, misses };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   let all = 0, wrong = 0;
   for (const name of Object.keys(sweepBodies)) {
     const { judged, misses } = sweep(name);
