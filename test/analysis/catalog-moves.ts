@@ -16,7 +16,7 @@ type Arm = NonNullable<Parameters<typeof body>[0]>['left'];
 const both = (arm: Arm) => ({ left: arm, right: arm });
 
 /** The middle joint of a two-segment limb from `a` to `c`, bent toward `toward` (a unit vector). */
-function middle(a: V3, c: V3, l1: number, l2: number, toward: V3): V3 {
+export function middle(a: V3, c: V3, l1: number, l2: number, toward: V3): V3 {
   const d: V3 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
   const n = Math.min(Math.hypot(...d), l1 + l2 - 1e-6);
   const u: V3 = [d[0] / Math.hypot(...d), d[1] / Math.hypot(...d), d[2] / Math.hypot(...d)];
@@ -28,7 +28,7 @@ function middle(a: V3, c: V3, l1: number, l2: number, toward: V3): V3 {
   return [a[0] + u[0] * along + (p[0] / pn) * out, a[1] + u[1] * along + (p[1] / pn) * out, a[2] + u[2] * along + (p[2] / pn) * out];
 }
 
-const head = (j: Joints, at: V3, face: V3): Joints => ({
+export const head = (j: Joints, at: V3, face: V3): Joints => ({
   ...j, nose: [at[0] + face[0] * 18, at[1] + face[1] * 18, at[2] + face[2] * 18],
   leftEye: [at[0] + 10, at[1] + 3, at[2] + face[2] * 14], rightEye: [at[0] - 10, at[1] + 3, at[2] + face[2] * 14],
   leftEar: [at[0] + 22, at[1], at[2]], rightEar: [at[0] - 22, at[1], at[2]],
@@ -50,7 +50,7 @@ function plank(shY: number, sag = 0, knee: [number, number] = [0, 0]): Joints {
 }
 
 /** On the back along z (head toward -z): torso raised `curl` deg, thighs `legs` deg off the floor, hips lifted `lift` px. */
-function supine(curl: number, legs: number, kneeBend: number, lift = 0, arms?: (sh: V3, side: 1 | -1) => [V3, V3]): Joints {
+export function supine(curl: number, legs: number, kneeBend: number, lift = 0, arms?: (sh: V3, side: 1 | -1) => [V3, V3]): Joints {
   let j: Joints = {};
   for (const side of [1, -1] as const) {
     const n = side === 1 ? 'left' : 'right';

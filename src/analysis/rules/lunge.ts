@@ -2,7 +2,7 @@
 // the one whose knee bends most at the bottom.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, clamp, extreme, kneeAngle, round, sustained, torsoLean, upright, bounceRule, rule } from './common.js';
+import { atPeak, clamp, extreme, kneeAngle, repYaw, round, sustained, torsoLean, upright, bounceRule, rule } from './common.js';
 import { feetInPicture } from './in-picture.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
@@ -60,6 +60,12 @@ export const frontKneeAngle = (f: FrameCtx, side?: Side | null) => {
   return s ? kneeAngle(f, s) : NaN;
 };
 
+/**
+ * From this yaw (true degrees, common.ts repYaw) on, the front knee's angle is judged: the leg's
+ * plane seen within 35 deg of flat (cos 35 = 0.82; push-up.ts HEAD_SIDE_YAW judges the neck from 60).
+ */
+export const LUNGE_SIDE_YAW = 55;
+
 export const lunge: ExerciseDef = {
   id: 'lunge',
   name: 'Lunge',
@@ -78,6 +84,14 @@ export const lunge: ExerciseDef = {
       correction: 'Lower until the front thigh is parallel to the floor and the back knee nearly touches it.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
+        // The knee's angle in the picture is its own only with the leg's plane seen near flat: a
+        // clean lunge (front knee 90 deg, test/analysis/first-nine-faults.unit) read 111-121 deg
+        // from a 30 deg diagonal, 98-109 from 45 and up to 106 from 50 with the camera 10 deg down
+        // (foreshortened by the sine of the yaw, the height adding its own), past the 105 limit;
+        // 96-103 from 55, 95-101 from 60. Nearer the front the depth goes unjudged ("not
+        // checked"): a lunge stopping 35 deg short of parallel is then not even a partial
+        // repetition to the counter.
+        if (repYaw(rep) < LUNGE_SIDE_YAW) return undefined;
         const front = repFrontSide(rep);
         const { value, index } = extreme(rep, (f) => frontKneeAngle(f, front), 'min');
         if (!Number.isFinite(value)) return undefined;

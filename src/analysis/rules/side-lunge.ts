@@ -2,23 +2,31 @@
 // straight. Filmed from the front; the signal is the bent knee plus the hip drop.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
-import { extreme, kneeAngle, round, squareOn, torsoLean, upright, rule } from './common.js';
+import { extreme, kneeAngle, round, squareOn, sustained, torsoLean, upright, rule } from './common.js';
 import { frontSide, repFrontSide } from './lunge.js';
 import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
 
 /** Knee angle of the straighter (trailing) leg. */
 export const trailingKnee = (f: FrameCtx) => Math.max(kneeAngle(f, 'left') || 0, kneeAngle(f, 'right') || 0) || NaN;
 
-/** How far the bent knee falls inside its ankle toward the midline, in shin lengths (front view). */
+/**
+ * How far the bent knee falls inside the line from its hip to its ankle, toward the midline, in
+ * shin lengths (front view). The line, not the ankle: in a side lunge's wide stance the leg slants
+ * in from the ankle to the hip, so a straight leg's knee, and a shallow lunge's, sits inside the
+ * ankle by the stance's slant (0.2-0.4 shin lengths) with the knee right over the foot. A knee
+ * over the toes bends on the line or outside it; one caving in falls inside it.
+ */
 export function kneeInside(f: FrameCtx, side?: Side | null): number {
   const s = side ?? frontSide(f);
   if (!s) return NaN;
-  const knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
+  const hip = f.p[joint(s, 'hip')]!, knee = f.p[joint(s, 'knee')]!, ankle = f.p[joint(s, 'ankle')]!;
   const other = f.p[joint(s === 'left' ? 'right' : 'left', 'ankle')]!;
-  if (Math.min(knee.score, ankle.score, other.score) < VISIBLE) return NaN;
+  if (Math.min(hip.score, knee.score, ankle.score, other.score) < VISIBLE || !(ankle.y > hip.y)) return NaN;
   const shin = Math.hypot(knee.x - ankle.x, knee.y - ankle.y);
   const inward = Math.sign(other.x - ankle.x) || 1;
-  return shin > 0 ? ((knee.x - ankle.x) * inward) / shin : NaN;
+  // The hip-ankle line's x at the knee's height.
+  const lineX = ankle.x + ((hip.x - ankle.x) * (ankle.y - knee.y)) / (ankle.y - hip.y);
+  return shin > 0 ? ((knee.x - lineX) * inward) / shin : NaN;
 }
 
 export const sideLunge: ExerciseDef = {
@@ -37,7 +45,12 @@ export const sideLunge: ExerciseDef = {
     rule({
       id: 'side-lunge-depth', category: 'range_of_motion', name: 'Side lunge depth',
       correction: 'Sit further into the working hip until that thigh approaches parallel.',
-      views: ['front', 'diagonal', 'side'],
+      // Not from the front or the back: the working knee bends toward (or away from) the camera,
+      // so its angle reads straighter by the foreshortening. A clean side lunge (knee 87 deg,
+      // test/analysis/first-nine-faults.unit) read 114-124 deg from the front and 146-164 from
+      // behind, past the 115 limit; 88-95 from 30 deg on. A shallow one is still a partial
+      // repetition from every side (the counter's signal holds the hips' drop).
+      views: ['diagonal', 'side'],
       check(rep, judge) {
         const { value, index } = extreme(rep, (f) => Math.min(kneeAngle(f, 'left') || 180, kneeAngle(f, 'right') || 180), 'min');
         if (!(value < 180)) return undefined;
@@ -54,7 +67,8 @@ export const sideLunge: ExerciseDef = {
         // named back at any yaw), a knee travelling forward also moves across the picture.
         if (!squareOn(rep)) return undefined;
         const working = repFrontSide(rep);
-        const { value, index } = extreme(rep, (f) => kneeInside(f, working), 'max');
+        // As far in as the knee stayed for more than one frame (common.ts sustained).
+        const { value, index } = sustained(rep, (f) => kneeInside(f, working), 'max');
         if (!Number.isFinite(value)) return undefined;
         return judge.fault(value - 0.2, 0.1, 0.2, { evidence: index, description: `The working knee fell ${round(value * 100)}% of a shin length inside the foot.` });
       },
@@ -63,7 +77,9 @@ export const sideLunge: ExerciseDef = {
     rule({
       id: 'side-lunge-trailing', category: 'technique', name: 'Trailing leg bending',
       correction: 'Keep the trailing leg straight and its foot flat as you shift sideways.',
-      views: ['front', 'diagonal'],
+      // Not from the front or the back: the trailing knee bends toward the camera (a knee bent
+      // to 125 deg read 150-170 square-on, passed; test/analysis/first-nine-faults.unit).
+      views: ['diagonal'],
       check(rep, judge) {
         const { value, index } = extreme(rep, trailingKnee, 'min');
         if (!Number.isFinite(value) || rep.peakProgress < 0.5) return undefined;
@@ -75,7 +91,9 @@ export const sideLunge: ExerciseDef = {
     rule({
       id: 'side-lunge-torso', category: 'posture', name: 'Torso collapsing',
       correction: 'Hinge slightly at the hips but keep the chest proud and the back flat.',
-      views: ['front', 'diagonal', 'side'],
+      // Not from the front or the back: a torso folding toward the camera keeps its angle in the
+      // picture (as lunge.ts lunge-torso), so a 60 deg fold passed there as "Proud chest".
+      views: ['diagonal', 'side'],
       check(rep, judge) {
         const { value, index } = extreme(rep, torsoLean, 'max');
         if (!Number.isFinite(value)) return undefined;

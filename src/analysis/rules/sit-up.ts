@@ -3,8 +3,8 @@
 // angle, and from the feet (where the angle in the image is always near vertical) the lying torso
 // is foreshortened, so the same measure still rises from near 0 to near 1.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
-import { headDrop } from './push-up.js';
-import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, round, torsoElevation, hipHeight, rule } from './common.js';
+import { HEAD_SIDE_YAW, headDrop } from './push-up.js';
+import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, repYaw, round, torsoElevation, hipHeight, rule } from './common.js';
 import { feetInPicture } from './in-picture.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
@@ -56,6 +56,12 @@ export const sitUp: ExerciseDef = {
       check(rep, judge) {
         // A neutral neck already reads 50-65 deg against the shoulder-hip line (the ear sits in
         // front of the shoulder joint when curled up), so only a clearly tucked chin is flagged.
+        // Judged where the body's midline plane faces the camera (push-up.ts HEAD_SIDE_YAW): seen
+        // obliquely the head's turn off the back's line is drawn larger or smaller with the
+        // camera's height and the torso foreshortened; a clean sit-up's neutral neck filmed from
+        // 30-45 deg off the feet on the floor read past the limit on every rep
+        // (test/analysis/first-nine-faults.unit).
+        if (repYaw(rep) < HEAD_SIDE_YAW) return undefined;
         const side = repSide(rep);
         const { value, index } = over(rep, (f) => -headDrop(f, side), 0.5);
         if (!Number.isFinite(value)) return undefined;
