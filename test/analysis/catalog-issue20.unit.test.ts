@@ -8,7 +8,7 @@ import type { ExerciseDef } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef, exercises } from '../../src/analysis/rules/index.js';
 import { catalog } from '../../src/analysis/catalog.js';
-import { KP, type Keypoint } from '../../src/analysis/pose.js';
+import { KP, Z_SCALE, type Keypoint } from '../../src/analysis/pose.js';
 import { series } from './synthetic.js';
 import { body, dir, project, VIEWS, type Joints, type V3 } from './figure3d.js';
 
@@ -103,11 +103,14 @@ test('bent-over row and seated row: pulling the hands to the torso counts; stand
   for (const yaw of [VIEWS.side, VIEWS.diagonal]) assert.equal(valid(setOf(def('seated-row'), (u) => seated(u, yaw), 4)), 4, `seated yaw ${yaw}`);
 });
 
-/** The projection with the depth the pose model gives (smaller = nearer the camera). */
+/**
+ * The projection with the depth the pose model gives (smaller = nearer the camera): Z_SCALE times
+ * the true depth in x's scale (pose.ts), as BlazePose reports it and as rules/reach.ts reads it.
+ */
 function projectZ(j: Joints, yaw: number): Keypoint[] {
   const c = Math.cos((yaw * Math.PI) / 180), s = Math.sin((yaw * Math.PI) / 180);
   const kps = project(j, yaw);
-  for (const [name, v] of Object.entries(j) as [keyof typeof KP, V3][]) kps[KP[name]]!.z = -(v[0] * s + v[2] * c);
+  for (const [name, v] of Object.entries(j) as [keyof typeof KP, V3][]) kps[KP[name]]!.z = -Z_SCALE * (v[0] * s + v[2] * c);
   return kps;
 }
 

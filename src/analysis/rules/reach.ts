@@ -4,12 +4,17 @@
 // away from the camera (a row or face pull filmed from behind, a fly from the front) still reads
 // its true length instead of a foreshortened one.
 import type { FrameCtx } from '../exercise.js';
-import type { Keypoint } from '../pose.js';
+import { Z_SCALE, type Keypoint } from '../pose.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 
-/** Distance between two keypoints, with depth when both carry it. */
+/**
+ * Distance between two keypoints, with depth when both carry it. The model's z runs Z_SCALE times
+ * the true depth in x's scale (pose.ts), so it is read at that scale: read at face value, a hand
+ * pulled back 30 cm toward a camera behind or in front read 1 m away, and a row filmed from a
+ * diagonal never came in to half an arm's length (the pinhole sweep, bench/camera-sweep.ts).
+ */
 export function dist3(a: Keypoint, b: Keypoint): number {
-  const dz = a.z !== undefined && b.z !== undefined ? a.z - b.z : 0;
+  const dz = a.z !== undefined && b.z !== undefined ? (a.z - b.z) / Z_SCALE : 0;
   return Math.hypot(a.x - b.x, a.y - b.y, dz);
 }
 

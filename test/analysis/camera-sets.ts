@@ -1,0 +1,154 @@
+// Sets of a catalog exercise's movement (catalog-moves.ts) filmed by a phone: a pinhole camera
+// (camera.ts) at any yaw, 0.3-2 m off the floor, 1.5-5 m away, at 12 fps, with keypoint noise,
+// joints lost for a frame, and the feet or the hands out of the picture. catalog-moves' own sets
+// are filmed by a level orthographic camera; a phone's height, nearness and depth channel are what
+// these add. Used by bench/camera-sweep.ts (the whole catalog from every camera) and
+// catalog-camera.unit.
+import { analyzePoses } from '../../src/analysis/pipeline.js';
+import { exercises } from '../../src/analysis/rules/index.js';
+import type { Keypoint, PoseFrame } from '../../src/analysis/pose.js';
+import { seededRandom } from '../../bench/support/random.js';
+import { series } from './synthetic.js';
+import { film, UNITS_PER_M } from './camera.js';
+import { body, type Joints, type V3 } from './figure3d.js';
+import { moves } from './catalog-moves.js';
+
+/** A phone's frame rate after the engine's sampling. */
+export const FPS = 12;
+
+const both = (arm: { raise: number; plane: number; bend?: number }) => ({ left: arm, right: arm });
+
+/** Both knees driven toward the chest from a plank at once: the mountain climber's left drive mirrored onto the right leg. */
+function tuck(u: number): Joints {
+  const l = moves['mountain-climber']!(u, 1);
+  const out: Joints = { ...l };
+  for (const k of ['Hip', 'Knee', 'Ankle'] as const) { const v = l[`left${k}`]!; out[`right${k}`] = [-v[0], v[1], v[2]]; }
+  return out;
+}
+
+/** Movements outside the catalog, counted as `any`. */
+export const outside: Record<string, (u: number) => Joints> = {
+  'good-morning (any)': (u) => body({ tilt: 65 * u, thigh: 15 * u, shin: 3 * u, ...both({ raise: 150, plane: 80, bend: 150 }) }),
+  'upright-row (any)': (u) => body(both({ raise: 80 * u, plane: 70, bend: 130 * u })),
+  'squat-reach (any)': (u) => body({ kneeBend: 100 * u, tilt: 20 * u, ...both({ raise: 170 * u, plane: 20 }) }),
+  'knee-tuck (any)': tuck,
+};
+
+/**
+ * A calf raise rises on the balls of the feet: the toes stay on the floor and the heel rises about
+ * 1.4 times the ankle (camera.ts withFeet would carry the whole foot up with the ankle, and then the
+ * ankle never rises over the toe the calf raise's signal reads).
+ */
+function planted(j: Joints): Joints {
+  const out: Joints = { ...j };
+  for (const side of ['left', 'right'] as const) {
+    const a = j[`${side}Ankle`]!, lift = a[1];
+    out[`${side}Toe`] = [a[0], -18, a[2] + 44];
+    out[`${side}Heel`] = [a[0], -18 + 1.4 * lift, a[2] - 12];
+  }
+  return out;
+}
+
+/**
+ * A glute bridge as it is done: shoulders and feet on the floor, the torso turning about the
+ * shoulders until shoulders, hips and knees are in line (the hip angle opens from about 130 deg to
+ * 176, the torso turned 20 deg). catalog-moves' supine bridge lifts the hips while the thighs rise with them, and its hip
+ * angle opens only 18 deg of the 35 the signal calls a full rep.
+ */
+function bridge(u: number, depth: number): Joints {
+  const th = (20 * u * depth * Math.PI) / 180;
+  const j: Joints = {};
+  for (const side of [1, -1] as const) {
+    const n = side === 1 ? 'left' : 'right';
+    const hip: V3 = [side * 35, 20 + 120 * Math.sin(th), -120 + 120 * Math.cos(th)];
+    const ankle: V3 = [side * 40, 5, 110];
+    // The knee: 100 from the hip and from the ankle, bent upward, in the body's (z, y) plane.
+    const dz = ankle[2] - hip[2], dy = ankle[1] - hip[1], d = Math.hypot(dz, dy);
+    const along = d / 2, out = Math.sqrt(Math.max(0, 100 * 100 - along * along));
+    const knee: V3 = [side * 38, hip[1] + (dy / d) * along + (dz / d) * out, hip[2] + (dz / d) * along - (dy / d) * out];
+    Object.assign(j, {
+      [`${n}Shoulder`]: [side * 60, 20, -120], [`${n}Elbow`]: [side * 70, 15, -60], [`${n}Wrist`]: [side * 70, 10, 0],
+      [`${n}Hip`]: hip, [`${n}Knee`]: knee, [`${n}Ankle`]: ankle,
+      [`${n}Eye`]: [side * 10, 23, -160], [`${n}Ear`]: [side * 22, 20, -160],
+    });
+  }
+  j.nose = [0, 38, -160];
+  return j;
+}
+
+/** The joints of a movement at progress u (0 rest .. 1 the top): a catalog exercise's own (to `depth`), or one of `outside`. */
+export function movementOf(id: string, depth = 1): (u: number) => Joints {
+  if (outside[id]) return outside[id]!;
+  const m = moves[id];
+  if (!m) throw new Error(`no movement for ${id}`);
+  if (id === 'calf-raise') return (u) => planted(m(u, depth));
+  if (id === 'glute-bridge') return (u) => bridge(u, depth);
+  return (u) => m(u, depth);
+}
+
+/** The exercise definition a movement is counted as: its own, or `any` for one outside the catalog. */
+export const defOf = (id: string) => exercises.find((e) => e.id === (moves[id] ? id : 'any'))!;
+
+export interface PhoneCam {
+  /** Degrees around the person (camera.ts). */
+  yaw: number;
+  /** Metres off the floor. */
+  height: number;
+  /** Metres along the floor from what it aims at. */
+  away: number;
+}
+
+export interface PhoneTake {
+  reps: number;
+  /** Seconds per rep, there and back. */
+  period: number;
+  /** Seconds at rest between reps (0: continuous). */
+  pause: number;
+  /** Keypoint jitter, +- px of a 640 px picture. */
+  noise: number;
+  /** Share of joints lost (low score) on a frame. */
+  lost: number;
+  /** Out of the picture: below a line about the shins (a camera too close or tilted up), or above one at the forehead (hands overhead go out). */
+  crop: 'none' | 'feet' | 'top';
+  seed: number;
+}
+
+/** Seconds at rest before the first rep and after the last. */
+const LEAD = 0.6, TAIL = 0.8;
+
+function progressAt(t: PhoneTake) {
+  return (s: number) => {
+    if (s < LEAD) return 0;
+    const k = (s - LEAD) % (t.period + t.pause), n = Math.floor((s - LEAD) / (t.period + t.pause));
+    if (n >= t.reps || k >= t.period) return 0;
+    return (1 - Math.cos((2 * Math.PI * k) / t.period)) / 2;
+  };
+}
+
+/** The set as the phone's pose frames. A body on the floor is aimed at where it lies; a standing one at its hips. */
+export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake): PoseFrame[] {
+  const r = seededRandom(t.seed);
+  const rest = pose(0);
+  const pts = Object.values(rest) as V3[];
+  const hipsY = ((rest.leftHip?.[1] ?? 0) + (rest.rightHip?.[1] ?? 0)) / 2;
+  const lying = hipsY < 120;
+  const aim: V3 | undefined = lying ? [0, pts.reduce((a, v) => a + v[1], 0) / pts.length, pts.reduce((a, v) => a + v[2], 0) / pts.length] : undefined;
+  const aimH = (aim ? aim[1] : hipsY) / UNITS_PER_M;
+  const pitch = (Math.atan2(cam.height - aimH, cam.away) * 180) / Math.PI;
+  const distance = Math.hypot(cam.height - aimH, cam.away);
+  const u = progressAt(t);
+  return series(FPS, LEAD + t.reps * (t.period + t.pause) + TAIL, (s) => film(pose(u(s)), { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}) }).map((k): Keypoint => {
+    const lost = r() < t.lost;
+    const x = k.x + (r() - 0.5) * 2 * t.noise, y = k.y + (r() - 0.5) * 2 * t.noise, z = (k.z ?? 0) + (r() - 0.5) * 4 * t.noise;
+    // Out of the picture the model still places a joint, with a low score.
+    const out = x < 0 || x > 640 || y < 0 || y > 640
+      || (t.crop === 'feet' && y > 470) || (t.crop === 'top' && y < 140);
+    return { x, y, z, score: lost || out ? Math.min(k.score, 0.1) : k.score };
+  }));
+}
+
+/** Valid repetitions counted on the set, and the clip's view. */
+export function countOn(id: string, cam: PhoneCam, t: PhoneTake, depth = 1) {
+  const out = analyzePoses(defOf(id), shoot(movementOf(id, depth), cam, t), FPS);
+  return { count: out.result.repetitions.filter((x) => x.is_valid_rep).length, attempts: out.result.repetitions.length, view: out.view, out };
+}
