@@ -8,23 +8,34 @@ import { VISIBLE } from '../signals.js';
 import { dwellFrames, dwellUnseen, extreme, kneeAngle, onRepSide, round, upright, rule } from './common.js';
 import { feetInPicture } from './in-picture.js';
 
-/** Ankle above its toe tip, in leg lengths, on the better-seen foot; NaN without toe points. */
-export function ankleOverToe(f: FrameCtx): number {
-  const v = ([[KP.leftAnkle, KP.leftToe], [KP.rightAnkle, KP.rightToe]] as const).map(([a, t]) => {
-    const A = f.p[a], T = f.p[t];
-    if (!A || !T || Math.min(A.score, T.score) < VISIBLE || !(f.legLen > 0)) return NaN;
-    return (T.y - A.y) / f.legLen;
-  }).filter(Number.isFinite);
-  return v.length ? Math.max(...v) : NaN;
+type Foot = 'left' | 'right';
+const FEET: Foot[] = ['left', 'right'];
+const TOE = { left: KP.leftToe, right: KP.rightToe } as const;
+const ANKLE = { left: KP.leftAnkle, right: KP.rightAnkle } as const;
+const SHOULDER = { left: KP.leftShoulder, right: KP.rightShoulder } as const;
+const PAIRS = FEET.flatMap((foot) => FEET.map((shoulder) => [foot, shoulder] as const));
+
+/** Ankle above its toe tip, in leg lengths: on one foot, or on the better-seen (higher) one; NaN without toe points. */
+export function ankleOverToe(f: FrameCtx, foot?: Foot): number {
+  if (!foot) {
+    const v = FEET.map((s) => ankleOverToe(f, s)).filter(Number.isFinite);
+    return v.length ? Math.max(...v) : NaN;
+  }
+  const A = f.p[ANKLE[foot]], T = f.p[TOE[foot]];
+  if (!A || !T || Math.min(A.score, T.score) < VISIBLE || !(f.legLen > 0)) return NaN;
+  return (T.y - A.y) / f.legLen;
 }
 
-/** Shoulders above the planted toes, in leg lengths: the whole body rises with the heels. */
-export function shouldersOverToes(f: FrameCtx): number {
-  const toes = [f.p[KP.leftToe], f.p[KP.rightToe]].filter((t) => t && t.score >= VISIBLE);
-  const sh = [f.p[KP.leftShoulder]!, f.p[KP.rightShoulder]!].filter((k) => k.score >= VISIBLE);
+/**
+ * Shoulders above the planted toes, in leg lengths: the whole body rises with the heels. One
+ * shoulder over one foot's toe, or the seen shoulders over the seen toes.
+ */
+export function shouldersOverToes(f: FrameCtx, foot?: Foot, shoulder?: Foot): number {
+  const toes = (foot ? [f.p[TOE[foot]]] : FEET.map((s) => f.p[TOE[s]])).filter((t) => t && t.score >= VISIBLE);
+  const sh = (shoulder ? [f.p[SHOULDER[shoulder]]] : FEET.map((s) => f.p[SHOULDER[s]])).filter((k) => k && k.score >= VISIBLE);
   if (!toes.length || !sh.length || !(f.legLen > 0)) return NaN;
   const y = (ks: { y: number }[]) => ks.reduce((a, k) => a + k.y, 0) / ks.length;
-  return (y(toes as { y: number }[]) - y(sh)) / f.legLen;
+  return (y(toes as { y: number }[]) - y(sh as { y: number }[])) / f.legLen;
 }
 
 /** The low end of a series over a shot: the flat-footed reading. */
@@ -45,11 +56,26 @@ export const FULL_RAISE = 0.06;
 /**
  * Heel rise in units of a full raise (FULL_RAISE): the mean of the ankle over the toe and of the
  * shoulders over the toe. The ankle and toe points are small and noisy; the shoulders are steady
- * and rise by the same amount, so the two together hold up on real video.
+ * and rise by the same amount, so the two together hold up on real video. Each foot, and each
+ * shoulder over each foot, is read against its own flat-footed level: with the camera above or
+ * below them, or near, the far foot and the far shoulder are drawn higher or lower than the near
+ * ones by up to several raises, and a reading that changed points when one dropped for a frame read
+ * whole raises (the pinhole sweep, bench/camera-sweep.ts: blips at rest counted as reps, reps split
+ * in two).
  */
 export function calfProgress(f: FrameCtx, cal: Record<string, number>): number {
-  const v = [(ankleOverToe(f) - cal.flat!) / FULL_RAISE, (shouldersOverToes(f) - cal.standing!) / FULL_RAISE].filter(Number.isFinite);
+  const ankle = FEET.map((s) => (ankleOverToe(f, s) - (cal[`flat:${s}`] ?? cal.flat!)) / FULL_RAISE).filter(Number.isFinite);
+  const body = PAIRS.map(([t, sh]) => (shouldersOverToes(f, t, sh) - (cal[`standing:${t}:${sh}`] ?? cal.standing!)) / FULL_RAISE).filter(Number.isFinite);
+  const v = [ankle.length ? Math.max(...ankle) : NaN, body.length ? body.reduce((a, b) => a + b, 0) / body.length : NaN].filter(Number.isFinite);
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+}
+
+/** Flat-footed readings of this person, each point's own: the low end of the shot. */
+function flatLevels(frames: FrameCtx[]): Record<string, number> {
+  const cal: Record<string, number> = { flat: flatLevel(frames.map((f) => ankleOverToe(f)), 0.07), standing: flatLevel(frames.map((f) => shouldersOverToes(f)), NaN) };
+  for (const s of FEET) cal[`flat:${s}`] = flatLevel(frames.map((f) => ankleOverToe(f, s)), cal.flat!);
+  for (const [t, sh] of PAIRS) cal[`standing:${t}:${sh}`] = flatLevel(frames.map((f) => shouldersOverToes(f, t, sh)), cal.standing!);
+  return cal;
 }
 
 export const calfRaise: ExerciseDef = {
@@ -60,8 +86,7 @@ export const calfRaise: ExerciseDef = {
   angleAdvice: 'Film from the side at ankle height: the heel rise is a few centimetres and shows best side-on and low.',
   filmingAdvice: 'Put the camera low (ankle to knee height) 2-3 m away, side-on, with the whole body and both feet in frame.',
   signal: 'ankle rise in leg lengths above the flat-footed stance (full raise 0.06, an 8 cm heel rise): the mean of the ankle over the toe tip and of the shoulders over the toes',
-  // Flat-footed readings of this person: the low end of the shot.
-  calibrate: (frames) => ({ flat: flatLevel(frames.map(ankleOverToe), 0.07), standing: flatLevel(frames.map(shouldersOverToes), NaN) }),
+  calibrate: flatLevels,
   progress: calfProgress,
   gate: (f) => upright(f, 25) && !(kneeAngle(f) < 140),
   gateDescription: 'standing tall on nearly straight legs',
