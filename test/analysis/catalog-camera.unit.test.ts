@@ -48,3 +48,23 @@ test('calf raise filmed by a phone near the floor or above it, now and then losi
   }
   assert.deepEqual(wrong, []);
 });
+
+// Misses the sweep finds on clean sets from a phone 1 m high, 3 m away, left as they are. Each is
+// skipped by name; run with the skip removed, it fails as described.
+const counts = (id: string, yaw: number) => assert.equal(countOn(id, { yaw, height: 1, away: 3 }, clean(6)).count, 6, `${id} yaw ${yaw}`);
+
+test.skip('known miss: a lunge filmed from the front or behind counts 0 of 6 (6 attempts, none valid). The synthetic lunge bends both knees alike (catalog-moves.ts) and the knees travel along the line of sight; lunge.ts is 16z\'s to change', () => {
+  for (const yaw of [0, 180]) counts('lunge', yaw);
+});
+
+test.skip('known miss: a plank exercise filmed from the feet (push-up, mountain climber at yaw 180) finds no attempt: the body is foreshortened end-on, and filming from the side is the advice', () => {
+  for (const id of ['push-up', 'mountain-climber']) counts(id, 180);
+});
+
+test.skip('known miss: a lying leg raise filmed from the head or the feet finds no attempt: the legs rise along the line of sight (the advice is side-on)', () => {
+  for (const yaw of [0, 180]) counts('leg-raise', yaw);
+});
+
+test.skip('known miss: a glute bridge filmed from the feet counts 0 of 6 (the hip angle opens along the line of sight) and from the head finds no attempt (not read as lying with knees bent)', () => {
+  for (const yaw of [0, 180]) counts('glute-bridge', yaw);
+});
