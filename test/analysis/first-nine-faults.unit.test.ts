@@ -174,6 +174,8 @@ test('where the view cannot show a fault, the rule is not checked (never passed,
     ['lunge', 'lunge-depth', { at: lungeAt({ bottom: 145 }) }, [0, 30, 45, 180]],
     // The head's turn off the back seen obliquely.
     ['sit-up', 'situp-neck', { at: sitUpAt({ neck: 90 }), ...SITUP }, [0, 30, 45, 180]],
+    // A bridge's shoulders, hips and knees along the line of sight from its feet.
+    ['glute-bridge', 'bridge-hold', { at: bridgeAt(), ...FLOOR, wave: wave(0.35, 0.35, 0, 1.2), seconds: 8.3 }, [0]],
   ];
   for (const [id, ruleId, demo, yaws] of cases) {
     const set = SETS[id]!;
