@@ -38,6 +38,17 @@ test('the pulls (bent-over row, seated row, face pull) filmed by a phone from a 
   assert.deepEqual(wrong, []);
 });
 
+test('a bent-over row filmed square-on, from the front or behind, counts every rep: the hinge read from the legs\' line in 3D (the picture foreshortens it), the elbow\'s bend the more bent of the picture\'s and the 3D reading', () => {
+  const wrong: string[] = [];
+  for (const cam of [{ yaw: 0, height: 1, away: 3 }, { yaw: 0, height: 2, away: 5 }, { yaw: 180, height: 1, away: 3 }, { yaw: 180, height: 0.3, away: 1.5 }]) {
+    for (const depth of [1, 0.9]) {
+      const { count } = countOn('bent-over-row', cam, clean(6), depth);
+      if (count !== 6) wrong.push(`yaw ${cam.yaw} h ${cam.height} m away ${cam.away} m depth ${depth}: ${count} of 6`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
 test('calf raise filmed by a phone near the floor or above it, now and then losing a toe point for a frame: each foot read against its own flat level, no rep split or added', () => {
   const wrong: string[] = [];
   for (const cam of [{ yaw: 90, height: 1, away: 1.5 }, { yaw: -90, height: 2, away: 1.5 }, { yaw: 45, height: 1, away: 1.5 }]) {

@@ -3,14 +3,16 @@
 // shoulder in arm lengths (with the pose model's depth, so a pull toward a camera behind or in
 // front still reads), blended with the elbow bend; each arm is also counted alone for one-arm rows.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
-import { joint, type Side } from '../signals.js';
+import { joint, VISIBLE, type Side } from '../signals.js';
+import { Z_SCALE } from '../pose.js';
 import { elbowAngle, extreme, repSide, round, sideOn, rule } from './common.js';
 import { maxOf, torsoTilt } from './body.js';
-import { handReach, meanFinite } from './reach.js';
+import { elbowAngle3d, handReach, meanFinite } from './reach.js';
 
-/** One arm's pull: 0 hanging straight (hand an arm's length away, elbow open), 1 pulled in. */
+/** One arm's pull: 0 hanging straight (hand an arm's length away, elbow open), 1 pulled in; both read in 3D (reach.ts). */
 export function pullProgress(f: FrameCtx, s: Side): number {
-  return meanFinite([(1 - handReach(f, s)) / 0.5, (165 - elbowAngle(f, s)) / 75]);
+  const bend = Math.min(elbowAngle(f, s), elbowAngle3d(f, s));
+  return meanFinite([(1 - handReach(f, s)) / 0.5, (165 - bend) / 75]);
 }
 
 /**
@@ -33,6 +35,29 @@ export function pullingSide(rep: RepView): Side | null {
 export function pullingElbow(rep: RepView): (f: FrameCtx) => number {
   const s = pullingSide(rep);
   return s ? (f) => elbowAngle(f, s) : () => NaN;
+}
+
+/**
+ * The torso's hinge from the legs' line in 3D, degrees: the angle between ankles -> hips and hips ->
+ * shoulders (midpoints, with the model's depth at its own scale). Both lines turn with the camera's
+ * pitch, so a phone above or below reads the same; NaN unless both sides of all three are seen
+ * with depth. Square-on, a hinge toward or away from the camera keeps the torso's length in the
+ * picture (torsoTilt reads it against the torso's own recent length, which is just as short), and
+ * the row filmed from the front or behind was never in its posture (the pinhole sweep,
+ * bench/camera-sweep.ts: no attempt found).
+ */
+export function hingeFromLegs(f: FrameCtx): number {
+  const at = (j: 'shoulder' | 'hip' | 'ankle') => {
+    const l = f.p[joint('left', j)]!, r = f.p[joint('right', j)]!;
+    if (Math.min(l.score, r.score) < VISIBLE || l.z === undefined || r.z === undefined) return null;
+    return [(l.x + r.x) / 2, (l.y + r.y) / 2, (l.z + r.z) / 2 / Z_SCALE] as const;
+  };
+  const sh = at('shoulder'), hip = at('hip'), an = at('ankle');
+  if (!sh || !hip || !an) return NaN;
+  const legs = [hip[0] - an[0], hip[1] - an[1], hip[2] - an[2]], torso = [sh[0] - hip[0], sh[1] - hip[1], sh[2] - hip[2]];
+  const n = Math.hypot(...legs) * Math.hypot(...torso);
+  if (!(n > 0)) return NaN;
+  return (Math.acos(Math.max(-1, Math.min(1, (legs[0]! * torso[0]! + legs[1]! * torso[1]! + legs[2]! * torso[2]!) / n))) * 180) / Math.PI;
 }
 
 const bothArms = (f: FrameCtx) => {
@@ -60,7 +85,8 @@ export const bentOverRow: ExerciseDef = {
   guessed: (f) => Math.max(f.p[joint('left', 'wrist')]!.score, f.p[joint('right', 'wrist')]!.score) < SURE,
   // Hinged forward. Not "on the feet": a one-arm row kneels on a bench with one leg, and the
   // torso turns with the pull, so a fifteen-degree tilt is all that is asked (standing tall is out).
-  gate: (f) => !(torsoTilt(f) < 15),
+  // The hinge from the legs' line in 3D lets in a hinge the picture foreshortens (square-on).
+  gate: (f) => !(torsoTilt(f) < 15) || hingeFromLegs(f) >= 15,
   gateDescription: 'torso hinged at least 15 deg forward (standing, or with one knee and hand on a bench)',
   rules: [
     rule({

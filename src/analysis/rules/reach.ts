@@ -25,6 +25,22 @@ export function handReach(f: FrameCtx, s: Side): number {
   return dist3(sh, wr) / f.armLen;
 }
 
+/**
+ * The elbow's angle (shoulder-elbow-wrist) in 3D, degrees, with the model's depth at its own scale
+ * when all three carry it (else in the picture). Filmed square-on, a row's upper arm swings back
+ * along the line of sight and the picture's angle stays near straight through the pull: the row
+ * read half a pull from the front (the pinhole sweep, bench/camera-sweep.ts).
+ */
+export function elbowAngle3d(f: FrameCtx, s: Side): number {
+  const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!, wr = f.p[joint(s, 'wrist')]!;
+  if (Math.min(sh.score, el.score, wr.score) < VISIBLE) return NaN;
+  const depth = sh.z !== undefined && el.z !== undefined && wr.z !== undefined;
+  const v = (a: Keypoint) => [a.x - el.x, a.y - el.y, depth ? (a.z! - el.z!) / Z_SCALE : 0];
+  const a = v(sh), b = v(wr), n = Math.hypot(...a) * Math.hypot(...b);
+  if (!(n > 0)) return NaN;
+  return (Math.acos(Math.max(-1, Math.min(1, (a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!) / n))) * 180) / Math.PI;
+}
+
 /** Wrist to wrist in arm lengths: near 0 with the hands together, 2 or more with the arms spread. */
 export function handGap(f: FrameCtx): number {
   const l = f.p[joint('left', 'wrist')]!, r = f.p[joint('right', 'wrist')]!;
