@@ -189,7 +189,14 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // turn, the head is judged only from 60 deg of yaw on, and a side-on push-up from the knees is an
 // issue, 'Knees on the floor' (16y). `any` reads the rest level between histogram bins (movement.ts
 // restLevel, 20p): a count can differ.
-export const ENGINE_VERSION = 'pose-engine/15';
+// /16 (stop 34): the poses are those of /15 bit for bit; results can differ for the same video.
+// A plank or a body on its back filmed from its feet is read lying by the model's depth (view.ts
+// lyingByDepth, 20s). A hand's reach from its shoulder reads the model's depth at its own scale, a
+// calf raise reads each foot against its own flat-footed level, and a bent-over row filmed
+// square-on passes its hinge gate from the legs' line in 3D (20r). The side lunge's knee is read
+// against the hip-to-ankle line, and lunge depth, side-lunge depth, sit-up neck and the bridge's
+// pause are judged only from the views that show them (16z).
+export const ENGINE_VERSION = 'pose-engine/16';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
