@@ -1,9 +1,10 @@
 // `npm run bench:engine`: decode-only vs full analysis per shared clip, real-time factor and peak
-// RSS, plus the peak RSS of full-HD clips made from shared ones (landscape and portrait) and of a
+// RSS, plus the peak RSS of full-HD and 4K clips made from shared ones (landscape and portrait; 4K
+// at 30 and 60 fps, H.264 and HEVC) and of a
 // ~10-minute video made by concatenating a clip with itself. Every
 // measurement runs in a fresh child process so its peak RSS is its own, not the bench's.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { analyzePoses } from '../src/analysis/pipeline.js';
 import { looped } from '../test/support/videos.js';
 import { shortClip } from './support/clip.js';
 import { rescaled } from './support/full-hd.js';
+import { ffmpegPath, made4k, type FourK } from './support/four-k.js';
 import { processTree, statOf } from './support/cpu.js';
 
 interface Measure {
@@ -249,7 +251,7 @@ function runChildAsync(mode: Measure['mode'], path: string, exercise: string): P
 }
 
 async function main() {
-  // `-- --only a.mp4,b.mp4` measures a few clips, `--no-hd` skips the full-HD clips and `--no-long` the ten-minute video (a
+  // `-- --only a.mp4,b.mp4` measures a few clips, `--no-hd` skips the full-HD and 4K clips, `--no-4k` the 4K ones and `--no-long` the ten-minute video (a
   // quick look); the default is every labelled clip and the long video. `--any` adds each clip
   // analysed as `any` beside its own exercise.
   const oi = process.argv.indexOf('--only');
@@ -329,26 +331,48 @@ async function main() {
 }
 
 /**
- * Memory per job at full HD (`--no-hd` skips it): no shared clip is 1080p, so two are made here from
- * shared clips (bench/support/full-hd.ts), landscape 1920x1080 and portrait 1080x1920, and run
- * through the engine host as every clip is. Their peaks count in the run's highest (`worst`).
+ * Memory per job at full HD and 4K (`--no-hd` skips both, `--no-4k` the 4K ones): no shared clip is
+ * 1080p or 4K, so they are made here from shared clips, full HD by bench/support/full-hd.ts
+ * (landscape 1920x1080, portrait 1080x1920), 4K by the machine's FFmpeg (bench/support/four-k.ts:
+ * landscape 3840x2160 and portrait 2160x3840 at 30 and 60 fps, the portrait 60 fps one in HEVC as
+ * iPhones film), and run through the engine host as every clip is. Their peaks count in the run's
+ * highest (`worst`). `--keep-4k DIR` keeps the 4K clips in DIR and reuses them on the next run
+ * (making them takes 1-2 min of CPU each).
  */
 async function fullHd(worst: Partial<Record<keyof JobMemory, { mb: number; clip: string }>>) {
-  const sources = [
+  const sources: { file: string; exercise: string; w: number; h: number; fps?: number; codec?: FourK['codec'] }[] = [
     { file: 'aithletique_squat_front.mp4', exercise: 'squat', w: 1920, h: 1080 },
     { file: 'rohanx01_squat_side.mp4', exercise: 'squat', w: 1080, h: 1920 },
-  ].filter((s) => existsSync(join(videosDir, s.file)));
-  if (!sources.length) return;
+  ];
+  if (!process.argv.includes('--no-4k')) {
+    if (existsSync(ffmpegPath)) {
+      sources.push(
+        { file: 'aithletique_squat_front.mp4', exercise: 'squat', w: 3840, h: 2160, fps: 30, codec: 'h264' },
+        { file: 'rohanx01_squat_side.mp4', exercise: 'squat', w: 2160, h: 3840, fps: 30, codec: 'h264' },
+        { file: 'aithletique_squat_front.mp4', exercise: 'squat', w: 3840, h: 2160, fps: 60, codec: 'h264' },
+        { file: 'rohanx01_squat_side.mp4', exercise: 'squat', w: 2160, h: 3840, fps: 60, codec: 'hevc' },
+      );
+    } else {
+      console.log(`\nno FFmpeg at ${ffmpegPath} (set FFMPEG): the 4K clips are skipped`);
+    }
+  }
+  const present = sources.filter((s) => existsSync(join(videosDir, s.file)));
+  if (!present.length) return;
+  const ki = process.argv.indexOf('--keep-4k');
+  const keep = ki > 0 ? process.argv[ki + 1] : undefined;
+  if (keep) mkdirSync(keep, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-hd-'));
   try {
-    const rows = [['full HD, made from', 'size', 'video s', 'engine MB', 'decoder MB', ...JOB_COLUMNS]];
-    for (const s of sources) {
-      const path = join(dir, `${s.w}x${s.h}.mp4`);
-      writeFileSync(path, await rescaled(join(videosDir, s.file), s.w, s.h, 10));
+    const rows = [['full HD and 4K, made from', 'size', 'fps', 'codec', 'video s', 'engine MB', 'decoder MB', ...JOB_COLUMNS]];
+    for (const s of present) {
+      const tag = `${s.w}x${s.h}${s.fps ? `-${s.fps}-${s.codec}` : ''}`;
+      const path = join(s.fps && keep ? keep : dir, `${tag}.mp4`);
+      if (!s.fps) writeFileSync(path, await rescaled(join(videosDir, s.file), s.w, s.h, 10));
+      else if (!existsSync(path)) made4k(join(videosDir, s.file), path, { w: s.w, h: s.h, fps: s.fps, codec: s.codec! }, 10);
       const a = await withJobMemory(path, s.exercise);
-      const name = `${s.file} at ${s.w}x${s.h}`;
+      const name = `${s.file} at ${s.w}x${s.h}${s.fps ? ` ${s.fps} fps ${s.codec}` : ''}`;
       for (const k of Object.keys(a.job!) as (keyof JobMemory)[]) if (a.job![k] > (worst[k]?.mb ?? 0)) worst[k] = { mb: a.job![k], clip: name };
-      rows.push([s.file, `${s.w}x${s.h}`, (a.videoMs / 1000).toFixed(1), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]);
+      rows.push([s.file, `${s.w}x${s.h}`, String(s.fps ?? 30), s.codec ?? 'h264', (a.videoMs / 1000).toFixed(1), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]);
     }
     console.log('');
     print(rows);

@@ -72,11 +72,25 @@ process.stdout.on('error', () => process.exit(1));
  * young collections have moved to the old generation) hold it near 125 MB, at a few ms per second
  * of video (--expose-gc, given by sandbox.ts). Without the flag (a test running this file by
  * hand) nothing changes.
+ *
+ * Pictures larger than full HD get a full collection every 2 packets (issue 22za). A frame's
+ * handle lives through young collections (V8 keeps an object with a native finalizer through a
+ * scavenge, and it moves to the old generation), so only a full collection frees its picture, and
+ * FFmpeg's frame pool grows to the most pictures alive at once and keeps them for the video. A
+ * 3840x2160 picture is 12.4 MB: a `stream` decoder of a 10 s 4K clip (H.264, 30 fps) peaked at
+ * 283-303 MB with a full collection every 32 packets, 268 every 4, 242 every 2, 232-233 every
+ * packet; a full collection costs ~4-6 ms of CPU here (every packet added ~25% to the decoder's
+ * CPU at 4K, every 2 about half that). Full HD and below keep issue 22z's cadence.
  */
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : undefined;
-const collect = (n) => {
-  if (gc && n % 32 === 0) gc();
-  else if (gc && n % 4 === 0) gc({ type: 'minor' });
+const FULL_HD_PIXELS = 1920 * 1088;
+/** The collection to make after the n-th packet of a video whose pictures are `pixels` large. */
+const collector = (pixels) => {
+  const fullEvery = pixels > FULL_HD_PIXELS ? 2 : 32;
+  return (n) => {
+    if (gc && n % fullEvery === 0) gc();
+    else if (gc && n % 4 === 0) gc({ type: 'minor' });
+  };
 };
 
 /** Lines from stdin, one at a time; null once stdin has ended. */
@@ -181,7 +195,15 @@ async function readAhead(src) {
   return {
     read,
     async *packets() {
-      while (read.length) yield read.shift();
+      // A turn of the event loop after each, as the demuxer's own iterator gives (its reads are
+      // async): the frames FFmpeg decodes reach `decode` through the event loop, and a loop that
+      // never yields gets none of them. Handed out back to back, these 120 packets were all
+      // decoded whenever FFmpeg kept up with them (one packet ahead, a collection between two
+      // packets), their frames waiting undelivered: at 4K, 62 frames and 1.2 GB (issue 22za).
+      while (read.length) {
+        yield read.shift();
+        await new Promise((r) => setImmediate(r));
+      }
       if (ended) return;
       for (let next = await it.next(); !next.done; next = await it.next()) {
         if (next.value.chunkType === 'video' && next.value.videoChunk) yield next.value.videoChunk;
@@ -316,6 +338,7 @@ function nalLengthFix(config) {
 
 async function decode(src, packets, fps, outW, outH, maxMs, out = rawFrames) {
   const fix = nalLengthFix(src.config);
+  const collect = collector(src.config.codedWidth * src.config.codedHeight);
   const interval = 1e6 / fps;
   const limitUs = maxMs * 1000;
   let decodeError;
@@ -352,10 +375,14 @@ async function decode(src, packets, fps, outW, outH, maxMs, out = rawFrames) {
   // earlier one never is). Each write is complete before the next conversion. A new buffer per
   // frame was 1.5 MB of garbage per frame at 960x540.
   let bytes;
-  let shown; // the decoded frame whose pixels `bytes` holds
+  // The decoded frame whose pixels `bytes` holds, by its number (`seq`), not its object: holding
+  // the object kept its frame's handle, and so FFmpeg's picture (12.4 MB at 4K), alive until the
+  // next frame was shown (issue 22za: 13 MB of a 4K decoder's peak).
+  let shown;
+  let seqs = 0;
   const emit = async (p) => {
-    if (shown !== p) bytes = await convertFrame(p.frame, src.rotation, outW, outH);
-    shown = p;
+    if (shown !== p.seq) bytes = await convertFrame(p.frame, src.rotation, outW, outH);
+    shown = p.seq;
     await out.frame(bytes);
     emitted++;
   };
@@ -363,7 +390,7 @@ async function decode(src, packets, fps, outW, outH, maxMs, out = rawFrames) {
     const { codedWidth: w, codedHeight: h } = frame;
     if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_PIXELS) throw new BadInput(`a frame of ${w}x${h} is larger than the pixel limit`);
     start ??= frame.timestamp;
-    const cur = { frame, t: frame.timestamp - start };
+    const cur = { frame, t: frame.timestamp - start, seq: ++seqs };
     if (cur.t > limitUs) throw new BadInput(`the video decodes past its declared length (${Math.round(maxMs / 1000)} s)`);
     while (prev && next * interval <= cur.t) {
       const tk = next * interval;
