@@ -12,6 +12,7 @@ import { series } from './synthetic.js';
 import { film, UNITS_PER_M } from './camera.js';
 import { body, type Joints, type V3 } from './figure3d.js';
 import { moves } from './catalog-moves.js';
+import { lungeAt, sideLungeAt } from './first-nine-demos.js';
 
 /** A phone's frame rate after the engine's sampling. */
 export const FPS = 12;
@@ -83,6 +84,13 @@ export function movementOf(id: string, depth = 1): (u: number) => Joints {
   if (!m) throw new Error(`no movement for ${id}`);
   if (id === 'calf-raise') return (u) => planted(m(u, depth));
   if (id === 'glute-bridge') return (u) => bridge(u, depth);
+  // A lunge and a side lunge as they are done (first-nine-demos.ts): catalog-moves' lunge and side
+  // lunge are a squat's body, both knees bending alike with the feet side by side, which from the
+  // front or behind is a squat, not a lunge. Here the lunge is a split stance, the front shin
+  // vertical and the back knee dropping toward the floor; the side lunge a wide stance, the hips
+  // shifting over one bending knee while the other leg stays straight.
+  if (id === 'lunge') { const at = lungeAt(); return (u) => at(u * depth, false, 0); }
+  if (id === 'side-lunge') { const at = sideLungeAt(); return (u) => at(u * depth, false, 0); }
   return (u) => m(u, depth);
 }
 
