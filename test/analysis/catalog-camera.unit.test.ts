@@ -60,12 +60,42 @@ test('calf raise filmed by a phone near the floor or above it, now and then losi
   assert.deepEqual(wrong, []);
 });
 
+test('a lunge and a side lunge done as they are (a split stance; a wide stance shifting over one knee) count every rep from the front, behind, the rear diagonal and the side, near the floor and above it, and with the feet out of the picture', () => {
+  const wrong: string[] = [];
+  for (const id of ['lunge', 'side-lunge']) {
+    for (const yaw of [0, 180, 135, 90]) for (const height of [0.3, 1, 2]) for (const crop of ['none', 'feet'] as const) {
+      // The side lunge from the front with the feet out of the picture: a known miss below.
+      if (id === 'side-lunge' && yaw === 0 && crop === 'feet') continue;
+      const cam = { yaw, height, away: 3 };
+      const { count } = countOn(id, cam, { ...clean(6, 0.5), crop, noise: 2, lost: 0.02 }, 0.85);
+      if (count !== 6) wrong.push(`${id} yaw ${yaw} h ${height} m crop ${crop}: ${count} of 6`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('a side lunge read from a phone 2 m up and 1.5 m away, which draws a standing thigh shortened as if risen: the thigh counts by its rise since standing, so every rep still counts', () => {
+  const { count } = countOn('side-lunge', { yaw: 90, height: 2, away: 1.5 }, { reps: 4, period: 2.47, pause: 0.82, noise: 0, lost: 0, crop: 'none', seed: 1609215675 }, 0.97);
+  assert.equal(count, 4);
+});
+
+test('standing still in a split stance or a wide one counts nothing from any side', () => {
+  for (const id of ['lunge', 'side-lunge']) for (const yaw of [0, 90, 180]) {
+    assert.equal(countOn(id, { yaw, height: 1, away: 3 }, { ...clean(6, 0.5), noise: 2 }, 0).count, 0, `${id} yaw ${yaw}`);
+  }
+});
+
 // Misses the sweep finds on clean sets from a phone 1 m high, 3 m away, left as they are. Each is
 // skipped by name; run with the skip removed, it fails as described.
 const counts = (id: string, yaw: number) => assert.equal(countOn(id, { yaw, height: 1, away: 3 }, clean(6)).count, 6, `${id} yaw ${yaw}`);
 
-test.skip('known miss: a lunge filmed from the front or behind counts 0 of 6 (6 attempts, none valid). The synthetic lunge bends both knees alike (catalog-moves.ts) and the knees travel along the line of sight; lunge.ts is 16z\'s to change', () => {
-  for (const yaw of [0, 180]) counts('lunge', yaw);
+test.skip('known miss: a lunge filmed square-on by a phone 2 m up and 1.5 m away counts 2 of 4 (seed 190837636 in the sweep): looking that steeply down, the back shin, pointing away, is drawn folded up over its knee (17 deg in the picture standing) and a lost ankle throws the hip height read from the lower ankle to 0 or 1.14 for a frame, which stretches the set\'s range', () => {
+  const { count } = countOn('lunge', { yaw: 0, height: 2, away: 1.5 }, { reps: 4, period: 1.92, pause: 0, noise: 1.3, lost: 0.05, crop: 'none', seed: 190837636 }, 0.89);
+  assert.equal(count, 4);
+});
+
+test.skip('known miss: a side lunge to 85% filmed from the front, 1-2 m up, with the feet out of the picture counts 0 of 6 (6 attempts at 0.40-0.44 of full): with no ankle there is no knee angle and no hip height, and the working thigh, coming toward the camera, is drawn rising 0.27 of level from standing where the side and behind draw 0.36-0.43', () => {
+  for (const height of [1, 2]) assert.equal(countOn('side-lunge', { yaw: 0, height, away: 3 }, { ...clean(6, 0.5), crop: 'feet', noise: 2, lost: 0.02 }, 0.85).count, 6, `h ${height}`);
 });
 
 test.skip('known miss: a plank exercise filmed from the feet (push-up, mountain climber at yaw 180) finds no attempt: the body is foreshortened end-on, and filming from the side is the advice', () => {

@@ -4,7 +4,7 @@ import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, clamp, extreme, kneeAngle, repYaw, round, sustained, torsoLean, upright, bounceRule, rule } from './common.js';
 import { feetInPicture } from './in-picture.js';
-import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
+import { bentKneeProgress, legProgress, standingHipHeight, thighProgress } from './squat.js';
 
 /** The leg with the smaller knee angle at this frame (the front leg at the bottom of a lunge). */
 export function frontSide(f: FrameCtx): Side | null {
@@ -43,6 +43,33 @@ export function repFrontSide(rep: RepView): Side | null {
   return !Number.isFinite(qr) || ql <= qr ? 'left' : 'right';
 }
 
+/** The more risen of the two thighs (squat.ts thighProgress on each side): a lunge's front thigh, a side lunge's working one. */
+export function risenThigh(f: FrameCtx): number {
+  const v = [thighProgress(f, 'left'), thighProgress(f, 'right')].filter(Number.isFinite);
+  return v.length ? Math.max(...v) : NaN;
+}
+
+/** The thighs' level standing: the low end of the clip's risen-thigh readings (0 when unseen). */
+export const standingThigh = (frames: FrameCtx[]) => quantile(frames.map(risenThigh), 0.1) || 0;
+
+/**
+ * A lunge's knee evidence from any side: the more bent knee in the picture, or the more risen
+ * thigh's rise since standing (`riseAtFull` reads 1) where that reads more. Square-on the working
+ * knee bends toward or away from the camera and its angle in the picture opens (a side lunge to a
+ * 87 deg knee read 147-161 deg from behind, so the rep read 0.38 of full and did not count); the
+ * thigh's rise toward level does not foreshorten that way (squat.ts kneeOrThighProgress). The rise
+ * since standing, not the level: a phone above looking down shortens a standing thigh in the
+ * picture as a risen one (0.68 of level standing, 2 m up and 1.5 m away), and its level alone then
+ * read every frame as half a lunge. The more risen thigh, not the best-seen one: with the ankles
+ * out of the picture (no knee angle) squat.ts legProgress read the best-seen thigh, the trailing
+ * leg's, which barely rises (0.27 of full, 0 of 5 counted).
+ */
+export const kneeOrRisenThigh = (riseAtFull: number) => (f: FrameCtx, thigh0: number): number => {
+  const k = bentKneeProgress(f), t = (risenThigh(f) - thigh0) / riseAtFull;
+  if (!Number.isFinite(k)) return t;
+  return Number.isFinite(t) ? Math.max(k, t) : k;
+};
+
 /** Horizontal distance the front knee is ahead of its ankle, in shin lengths (side view). */
 export function kneeTravel(f: FrameCtx, side?: Side | null): number {
   const s = side ?? frontSide(f);
@@ -66,6 +93,9 @@ export const frontKneeAngle = (f: FrameCtx, side?: Side | null) => {
  */
 export const LUNGE_SIDE_YAW = 55;
 
+/** The front thigh rises from about vertical to level at the bottom of a full lunge. */
+const lungeKnee = kneeOrRisenThigh(1);
+
 export const lunge: ExerciseDef = {
   id: 'lunge',
   name: 'Lunge',
@@ -74,8 +104,8 @@ export const lunge: ExerciseDef = {
   angleAdvice: 'Film from the side at hip height so both knees, the front shin and the torso are visible.',
   filmingAdvice: 'Place the camera side-on at hip height, 2-4 m away, with the whole body and both feet in frame.',
   signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
-  calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, bentKneeProgress),
+  calibrate: (frames) => ({ standing: standingHipHeight(frames), thigh: standingThigh(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, (g) => lungeKnee(g, cal.thigh!)),
   gate: (f) => upright(f, 50, true),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [

@@ -3,8 +3,8 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 import { extreme, kneeAngle, round, squareOn, sustained, torsoLean, upright, rule } from './common.js';
-import { frontSide, repFrontSide } from './lunge.js';
-import { bentKneeProgress, legProgress, standingHipHeight } from './squat.js';
+import { frontSide, kneeOrRisenThigh, repFrontSide, standingThigh } from './lunge.js';
+import { legProgress, standingHipHeight } from './squat.js';
 
 /** Knee angle of the straighter (trailing) leg. */
 export const trailingKnee = (f: FrameCtx) => Math.max(kneeAngle(f, 'left') || 0, kneeAngle(f, 'right') || 0) || NaN;
@@ -29,6 +29,13 @@ export function kneeInside(f: FrameCtx, side?: Side | null): number {
   return shin > 0 ? ((knee.x - lineX) * inward) / shin : NaN;
 }
 
+/**
+ * The working thigh rises about 0.65 of the way to level from standing at the bottom of a full side
+ * lunge (the knee at 87 deg, the shin slanting out; 0.43 at 85% depth from the front, the side and
+ * a diagonal, 0.36 from behind): 0.6 reads as full.
+ */
+const sideLungeKnee = kneeOrRisenThigh(0.6);
+
 export const sideLunge: ExerciseDef = {
   id: 'side-lunge',
   name: 'Side lunge',
@@ -37,8 +44,8 @@ export const sideLunge: ExerciseDef = {
   angleAdvice: 'Film from the front at hip height so both legs, the knee line and the shift of the hips are visible.',
   filmingAdvice: 'Face the camera from 3-4 m away at hip height with both feet, at full stance width, in frame.',
   signal: 'mean of the bending knee flexion and hip drop (relative to the standing height)',
-  calibrate: (frames) => ({ standing: standingHipHeight(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.3, bentKneeProgress),
+  calibrate: (frames) => ({ standing: standingHipHeight(frames), thigh: standingThigh(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.3, (g) => sideLungeKnee(g, cal.thigh!)),
   gate: (f) => upright(f, 55, true),
   gateDescription: 'torso within 55 deg of vertical',
   rules: [
