@@ -43,31 +43,37 @@ export function repFrontSide(rep: RepView): Side | null {
   return !Number.isFinite(qr) || ql <= qr ? 'left' : 'right';
 }
 
-/** The more risen of the two thighs (squat.ts thighProgress on each side): a lunge's front thigh, a side lunge's working one. */
-export function risenThigh(f: FrameCtx): number {
-  const v = [thighProgress(f, 'left'), thighProgress(f, 'right')].filter(Number.isFinite);
+/** Each thigh's level standing (squat.ts thighProgress, the low end of the clip's readings; 0 when unseen). */
+export const standingThighs = (frames: FrameCtx[]) => ({
+  thighL: quantile(frames.map((f) => thighProgress(f, 'left')), 0.1) || 0,
+  thighR: quantile(frames.map((f) => thighProgress(f, 'right')), 0.1) || 0,
+});
+
+/** The more risen thigh's rise since its own standing level (`cal` from standingThighs): a lunge's front thigh, a side lunge's working one. */
+export function risenThigh(f: FrameCtx, cal: { thighL?: number; thighR?: number }): number {
+  const v = [thighProgress(f, 'left') - (cal.thighL ?? 0), thighProgress(f, 'right') - (cal.thighR ?? 0)].filter(Number.isFinite);
   return v.length ? Math.max(...v) : NaN;
 }
 
-/** The thighs' level standing: the low end of the clip's risen-thigh readings (0 when unseen). */
-export const standingThigh = (frames: FrameCtx[]) => quantile(frames.map(risenThigh), 0.1) || 0;
-
 /**
- * A lunge's knee evidence from any side: the more bent knee in the picture, or the more risen
- * thigh's rise since standing (`riseAtFull` reads 1) where that reads more. Square-on the working
- * knee bends toward or away from the camera and its angle in the picture opens (a side lunge to a
- * 87 deg knee read 147-161 deg from behind, so the rep read 0.38 of full and did not count); the
- * thigh's rise toward level does not foreshorten that way (squat.ts kneeOrThighProgress). The rise
- * since standing, not the level: a phone above looking down shortens a standing thigh in the
- * picture as a risen one (0.68 of level standing, 2 m up and 1.5 m away), and its level alone then
- * read every frame as half a lunge. The more risen thigh, not the best-seen one: with the ankles
- * out of the picture (no knee angle) squat.ts legProgress read the best-seen thigh, the trailing
- * leg's, which barely rises (0.27 of full, 0 of 5 counted).
+ * A lunge's knee evidence: the more bent knee in the picture (squat.ts bentKneeProgress), or where
+ * no knee angle is read (the ankles out of the picture) the more risen thigh's rise since standing
+ * (`riseAtFull` reads 1). squat.ts legProgress falls back on the best-seen thigh instead, and in a
+ * lunge or a side lunge that is as often the back or trailing leg's, which barely rises: a side lunge
+ * filmed with the shins cut off read 0.27 of full on every rep and counted 0 of 5. The rise since
+ * standing, each thigh from its own level: a phone above looking down draws a standing thigh
+ * shortened as if risen (0.68 of level standing, 2 m up and 1.5 m away, the other thigh 0.04), so
+ * one shared level read a frame at rest with a knee lost as a whole rep.
+ *
+ * Tried: the thigh wherever it reads more than the knee (as squat.ts kneeOrThighProgress). Square-on
+ * it counted the side lunge from behind near the floor (the knee bending away reads 147-161 deg at
+ * 87), but the thigh's rise in the picture carries the camera's pitch (a knee going away from a
+ * camera above is drawn higher): a side lunge to a third of its depth read 0.61 of full from behind
+ * 10 deg above and counted as a full rep, and a shallow lunge 0.48 (first-nine-faults "shallow").
  */
-export const kneeOrRisenThigh = (riseAtFull: number) => (f: FrameCtx, thigh0: number): number => {
-  const k = bentKneeProgress(f), t = (risenThigh(f) - thigh0) / riseAtFull;
-  if (!Number.isFinite(k)) return t;
-  return Number.isFinite(t) ? Math.max(k, t) : k;
+export const kneeElseRisenThigh = (riseAtFull: number) => (f: FrameCtx, cal: { thighL?: number; thighR?: number }): number => {
+  const k = bentKneeProgress(f);
+  return Number.isFinite(k) ? k : risenThigh(f, cal) / riseAtFull;
 };
 
 /** Horizontal distance the front knee is ahead of its ankle, in shin lengths (side view). */
@@ -94,7 +100,7 @@ export const frontKneeAngle = (f: FrameCtx, side?: Side | null) => {
 export const LUNGE_SIDE_YAW = 55;
 
 /** The front thigh rises from about vertical to level at the bottom of a full lunge. */
-const lungeKnee = kneeOrRisenThigh(1);
+const lungeKnee = kneeElseRisenThigh(1);
 
 export const lunge: ExerciseDef = {
   id: 'lunge',
@@ -104,8 +110,8 @@ export const lunge: ExerciseDef = {
   angleAdvice: 'Film from the side at hip height so both knees, the front shin and the torso are visible.',
   filmingAdvice: 'Place the camera side-on at hip height, 2-4 m away, with the whole body and both feet in frame.',
   signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
-  calibrate: (frames) => ({ standing: standingHipHeight(frames), thigh: standingThigh(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, (g) => lungeKnee(g, cal.thigh!)),
+  calibrate: (frames) => ({ standing: standingHipHeight(frames), ...standingThighs(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, (g) => lungeKnee(g, cal)),
   gate: (f) => upright(f, 50, true),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [

@@ -3,7 +3,7 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, VISIBLE, type Side } from '../signals.js';
 import { extreme, kneeAngle, round, squareOn, sustained, torsoLean, upright, rule } from './common.js';
-import { frontSide, kneeOrRisenThigh, repFrontSide, standingThigh } from './lunge.js';
+import { frontSide, kneeElseRisenThigh, repFrontSide, standingThighs } from './lunge.js';
 import { legProgress, standingHipHeight } from './squat.js';
 
 /** Knee angle of the straighter (trailing) leg. */
@@ -34,7 +34,7 @@ export function kneeInside(f: FrameCtx, side?: Side | null): number {
  * lunge (the knee at 87 deg, the shin slanting out; 0.43 at 85% depth from the front, the side and
  * a diagonal, 0.36 from behind): 0.6 reads as full.
  */
-const sideLungeKnee = kneeOrRisenThigh(0.6);
+const sideLungeKnee = kneeElseRisenThigh(0.6);
 
 export const sideLunge: ExerciseDef = {
   id: 'side-lunge',
@@ -44,8 +44,8 @@ export const sideLunge: ExerciseDef = {
   angleAdvice: 'Film from the front at hip height so both legs, the knee line and the shift of the hips are visible.',
   filmingAdvice: 'Face the camera from 3-4 m away at hip height with both feet, at full stance width, in frame.',
   signal: 'mean of the bending knee flexion and hip drop (relative to the standing height)',
-  calibrate: (frames) => ({ standing: standingHipHeight(frames), thigh: standingThigh(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.3, (g) => sideLungeKnee(g, cal.thigh!)),
+  calibrate: (frames) => ({ standing: standingHipHeight(frames), ...standingThighs(frames) }),
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.3, (g) => sideLungeKnee(g, cal)),
   gate: (f) => upright(f, 55, true),
   gateDescription: 'torso within 55 deg of vertical',
   rules: [
