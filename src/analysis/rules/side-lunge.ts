@@ -31,8 +31,8 @@ export function kneeInside(f: FrameCtx, side?: Side | null): number {
 
 /**
  * The working thigh rises about 0.65 of the way to level from standing at the bottom of a full side
- * lunge (the knee at 87 deg, the shin slanting out; 0.43 at 85% depth from the front, the side and
- * a diagonal, 0.36 from behind): 0.6 reads as full.
+ * lunge (the knee at 87 deg, the shin slanting out; 0.43 at 85% depth from the front and the side,
+ * 0.36 from behind, a phone 0.3 m up): 0.6 reads as full. Read only on frames with no knee angle.
  */
 const sideLungeKnee = kneeElseRisenThigh(0.6);
 
