@@ -77,6 +77,24 @@ function bridge(u: number, depth: number): Joints {
   return j;
 }
 
+/** The body mirrored left for right (x negated, the sides' names swapped). */
+function mirrored(j: Joints): Joints {
+  const out: Joints = {};
+  for (const [k, v] of Object.entries(j) as [string, V3][]) {
+    const name = k.startsWith('left') ? `right${k.slice(4)}` : k.startsWith('right') ? `left${k.slice(5)}` : k;
+    out[name as keyof Joints] = [-v[0], v[1], v[2]];
+  }
+  return out;
+}
+
+/**
+ * Movements done one side per rep, the sides taking turns: the mountain climber drives the left
+ * knee, then the right (catalog-moves' climber drives only the left, so a camera on the right side
+ * of the body saw every drive with the far leg, which camera.ts hides). shoot gives these a negative
+ * progress on every other rep.
+ */
+export const ALTERNATING = new Set(['mountain-climber']);
+
 /** The joints of a movement at progress u (0 rest .. 1 the top): a catalog exercise's own (to `depth`), or one of `outside`. */
 export function movementOf(id: string, depth = 1): (u: number) => Joints {
   if (outside[id]) return outside[id]!;
@@ -91,6 +109,7 @@ export function movementOf(id: string, depth = 1): (u: number) => Joints {
   // shifting over one bending knee while the other leg stays straight.
   if (id === 'lunge') { const at = lungeAt(); return (u) => at(u * depth, false, 0); }
   if (id === 'side-lunge') { const at = sideLungeAt(); return (u) => at(u * depth, false, 0); }
+  if (ALTERNATING.has(id)) return (u) => (u < 0 ? mirrored(m(-u, depth)) : m(u, depth));
   return (u) => m(u, depth);
 }
 
@@ -124,17 +143,18 @@ export interface PhoneTake {
 /** Seconds at rest before the first rep and after the last. */
 const LEAD = 0.6, TAIL = 0.8;
 
-function progressAt(t: PhoneTake) {
+/** Progress at s seconds; with `alternating`, negative on every other rep (the other side's). */
+function progressAt(t: PhoneTake, alternating = false) {
   return (s: number) => {
     if (s < LEAD) return 0;
     const k = (s - LEAD) % (t.period + t.pause), n = Math.floor((s - LEAD) / (t.period + t.pause));
     if (n >= t.reps || k >= t.period) return 0;
-    return (1 - Math.cos((2 * Math.PI * k) / t.period)) / 2;
+    return (alternating && n % 2 ? -1 : 1) * (1 - Math.cos((2 * Math.PI * k) / t.period)) / 2;
   };
 }
 
 /** The set as the phone's pose frames. A body on the floor is aimed at where it lies; a standing one at its hips. */
-export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake): PoseFrame[] {
+export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake, alternating = false): PoseFrame[] {
   const r = seededRandom(t.seed);
   const rest = pose(0);
   const pts = Object.values(rest) as V3[];
@@ -144,7 +164,7 @@ export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake):
   const aimH = (aim ? aim[1] : hipsY) / UNITS_PER_M;
   const pitch = (Math.atan2(cam.height - aimH, cam.away) * 180) / Math.PI;
   const distance = Math.hypot(cam.height - aimH, cam.away);
-  const u = progressAt(t);
+  const u = progressAt(t, alternating);
   return series(FPS, LEAD + t.reps * (t.period + t.pause) + TAIL, (s) => film(pose(u(s)), { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}) }).map((k): Keypoint => {
     const lost = r() < t.lost;
     const x = k.x + (r() - 0.5) * 2 * t.noise, y = k.y + (r() - 0.5) * 2 * t.noise, z = (k.z ?? 0) + (r() - 0.5) * 4 * t.noise;
@@ -157,6 +177,6 @@ export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake):
 
 /** Valid repetitions counted on the set, and the clip's view. */
 export function countOn(id: string, cam: PhoneCam, t: PhoneTake, depth = 1) {
-  const out = analyzePoses(defOf(id), shoot(movementOf(id, depth), cam, t), FPS);
+  const out = analyzePoses(defOf(id), shoot(movementOf(id, depth), cam, t, ALTERNATING.has(id)), FPS);
   return { count: out.result.repetitions.filter((x) => x.is_valid_rep).length, attempts: out.result.repetitions.length, view: out.view, out };
 }

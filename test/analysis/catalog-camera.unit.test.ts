@@ -103,14 +103,44 @@ test.skip('known miss: a side lunge to 85% filmed from behind by a phone 0.3 m o
   assert.equal(countOn('side-lunge', { yaw: 180, height: 0.3, away: 3 }, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, 0.85).count, 6);
 });
 
-test.skip('known miss: a plank exercise filmed from the feet (push-up, mountain climber at yaw 180) finds no attempt: the body is foreshortened end-on, and filming from the side is the advice', () => {
-  for (const id of ['push-up', 'mountain-climber']) counts(id, 180);
+test('the lying and plank exercises filmed end-on, from the head or the feet, count every rep: the lying gate read in 3D (view.ts lyingByDepth, and the head end) and the hip\'s angle read in 3D end-on (issue 20u)', () => {
+  // The body along z: a plank's head toward +z (yaw 0 films it from the head), a body on its back
+  // head toward -z (yaw 0 films it from the feet). Each failed on the code before: no attempt found,
+  // or (the climber from the head) a picture's hip angle that does not follow the drive.
+  const wrong: string[] = [];
+  const cases: [string, PhoneCam][] = [
+    ['push-up', { yaw: 180, height: 1, away: 3 }],
+    ['mountain-climber', { yaw: 180, height: 1, away: 3 }],
+    ['mountain-climber', { yaw: 0, height: 1, away: 3 }],
+    ['mountain-climber', { yaw: 0, height: 0.3, away: 1.5 }],
+    ['leg-raise', { yaw: 0, height: 1, away: 3 }],
+    ['leg-raise', { yaw: 180, height: 1, away: 3 }],
+    ['glute-bridge', { yaw: 0, height: 1, away: 3 }],
+    ['glute-bridge', { yaw: 180, height: 1, away: 3 }],
+    ['glute-bridge', { yaw: 180, height: 2, away: 3 }],
+  ];
+  for (const [id, cam] of cases) {
+    for (const pause of [0, 1]) {
+      const { count } = countOn(id, cam, clean(6, pause));
+      if (count !== 6) wrong.push(`${id} yaw ${cam.yaw} h ${cam.height} m away ${cam.away} m, pause ${pause} s: ${count} of 6`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 });
 
-test.skip('known miss: a lying leg raise filmed from the head or the feet finds no attempt: the legs rise along the line of sight (the advice is side-on)', () => {
-  for (const yaw of [0, 180]) counts('leg-raise', yaw);
+test('a bench press filmed from 2 m up and 1.5-3 m away counts every rep: the torso drawn 37 deg off level is read lying in 3D (issue 20u)', () => {
+  const wrong: string[] = [];
+  for (const cam of [{ yaw: 0, height: 2, away: 1.5 }, { yaw: 0, height: 2, away: 3 }, { yaw: 45, height: 2, away: 1.5 }, { yaw: 180, height: 2, away: 1.5 }, { yaw: -45, height: 2, away: 1.5 }]) {
+    const { count } = countOn('bench-press', cam, clean(6));
+    if (count !== 6) wrong.push(`yaw ${cam.yaw} h ${cam.height} m away ${cam.away} m: ${count} of 6`);
+  }
+  assert.deepEqual(wrong, []);
 });
 
-test.skip('known miss: a glute bridge filmed from the feet counts 0 of 6 (the hip angle opens along the line of sight) and from the head finds no attempt (not read as lying with knees bent)', () => {
-  for (const yaw of [0, 180]) counts('glute-bridge', yaw);
+test.skip('known miss: a plank (push-up, mountain climber) filmed from its feet by a phone 2 m up and 1.5 m away finds no attempt: the phone looks down about 50 deg, so the torso points only about 17 deg out of the picture, as a standing body\'s does filmed from the floor (view.ts END_ON is 25), and the shoulder line across the picture gives no pitch to read it against', () => {
+  for (const id of ['push-up', 'mountain-climber']) assert.equal(countOn(id, { yaw: 180, height: 2, away: 1.5 }, clean(6)).count, 6, id);
+});
+
+test.skip('known miss: a glute bridge filmed from its feet by a phone 2 m up and 1.5 m away counts 0 of 6: with the hips up the torso slopes down away from the camera and is no longer read lying, and the 3D hip angle reaches 0.8 of a full rep', () => {
+  assert.equal(countOn('glute-bridge', { yaw: 0, height: 2, away: 1.5 }, clean(6)).count, 6);
 });

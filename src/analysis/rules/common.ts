@@ -1,11 +1,11 @@
 // Shared measurements for the exercise definitions: signals that several exercises reuse (hip
 // height, wrist height, torso elevation) and helpers to scan a repetition for its worst frame.
-import { KP, type Keypoint } from '../pose.js';
+import { KP, Z_SCALE, type Keypoint } from '../pose.js';
 import type { CameraAngle, Finding, FormRule, FrameCtx, RepView, Severity } from '../exercise.js';
 import {
   angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Joint, type Side,
 } from '../signals.js';
-import { yawOf } from '../view.js';
+import { lyingByDepth, yawOf } from '../view.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
 
@@ -47,14 +47,53 @@ export function upright(f: FrameCtx, maxLeanDeg: number, unseenPasses = false): 
   return Number.isFinite(lean) ? lean <= maxLeanDeg : unseenPasses;
 }
 
-/** Torso roughly horizontal in the image, or pointing at the camera (foreshortened). */
+/** How far below the hips (torso lengths) the shoulders must be drawn for bodyLying's head-end reading: past keypoint noise. */
+const SHOULDERS_BELOW = 0.1;
+
+/**
+ * Torso roughly horizontal in the image, or pointing at the camera (foreshortened), or lying read
+ * in 3D (view.ts lyingByDepth, issue 20u). A phone above the body or at its feet draws a level
+ * torso rising in the picture: the bench press filmed from 2 m up and 1.5-3 m away read 37.5 deg,
+ * a plank from its feet stands its shoulders above its hips. lyingByDepth reads the torso and the
+ * legs against the vertical the camera's pitch gives (or both pointing away end-on), so a standing,
+ * sitting or kneeling-upright body, whose torso or legs stand, is still not lying.
+ */
 export function bodyLying(f: FrameCtx, maxElevationDeg: number): boolean {
   const el = torsoElevation(f);
   if (!Number.isFinite(el)) return false;
   if (el <= maxElevationDeg) return true;
   const sh = pairPoint(f.p, 'shoulder'), hip = pairPoint(f.p, 'hip');
   // Filmed head-on, a horizontal torso looks short; standing, it is about an arm's length.
-  return !!sh && !!hip && f.armLen > 0 && dist(sh, hip) < 0.45 * f.armLen;
+  if (!!sh && !!hip && f.armLen > 0 && dist(sh, hip) < 0.45 * f.armLen) return true;
+  // Filmed from the head end, the nearer shoulders are drawn below the hips: nobody standing,
+  // sitting, kneeling or hinged shows that (a deadlift's or a row's shoulders stay above the
+  // hips). The arms lie along the line of sight there too, so the arm-length test above fails.
+  if (!!sh && !!hip && f.torsoLen > 0 && sh.y - hip.y > SHOULDERS_BELOW * f.torsoLen) return true;
+  return lyingByDepth(f) || headEndOn(f);
+}
+
+/**
+ * tan 50 deg: how far out of the picture, away from the camera, the torso (shoulders to hips) and the
+ * legs (hips to feet) must both point for bodyLying's head-end reading. lyingByDepth reads end-on
+ * from the feet only (from the head, view.ts counts on the shoulders drawn below the hips); a phone
+ * on the floor at a plank's head (0.3 m up) looks up at the shoulders, draws them above the hips, and
+ * the mountain climber found no attempt there. Upright bodies point this way when the camera looks
+ * down on them, by tan(pitch): the pinhole sweep's standing, squatting, hinged, chair-seated and
+ * kneeling bodies read at most 0.82 for the torso (2 m up, 1.5 m away); the plank from its head,
+ * 1.53 at least (torso) and 1.78 (legs), at any height and distance of the sweep.
+ */
+const HEAD_END = Math.tan((50 * Math.PI) / 180);
+
+/** Torso and legs both pointing away from the camera past HEAD_END: a body lying head toward the camera. */
+function headEndOn(f: FrameCtx): boolean {
+  const feet = [KP.leftAnkle, KP.rightAnkle].every((i) => f.p[i]!.score >= VISIBLE) ? [KP.leftAnkle, KP.rightAnkle] : [KP.leftKnee, KP.rightKnee];
+  const all = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip, ...feet].map((i) => f.p[i]!);
+  if (all.some((k) => k.score < VISIBLE || k.z === undefined)) return false;
+  // Midpoints with the model's depth at its true scale (pose.ts Z_SCALE), as lyingByDepth reads them.
+  const mid = (a: Keypoint, b: Keypoint) => [(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z! + b.z!) / 2 / Z_SCALE] as const;
+  const sh = mid(all[0]!, all[1]!), hip = mid(all[2]!, all[3]!), foot = mid(all[4]!, all[5]!);
+  const away = (a: typeof sh, b: typeof sh) => (b[2] - a[2]) / Math.hypot(b[0] - a[0], b[1] - a[1]);
+  return away(sh, hip) > HEAD_END && away(hip, foot) > HEAD_END;
 }
 
 /**

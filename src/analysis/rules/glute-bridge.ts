@@ -4,16 +4,23 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { joint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, bodyLying, clamp, dwellFrames, dwellUnseen, extreme, hipAngle, kneeAngle, onRepSide, repSide, round, sideOn, graded, rule } from './common.js';
+import { hipAngleSeen, kneeAngleSeen } from './end-on.js';
 import { repInPicture } from './in-picture.js';
 
-const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngle(f) < 140;
+/** Lying with the knees bent; the knee read in 3D end-on (end-on.ts kneeAngleSeen), where the picture draws it straight. */
+const bridgeGate = (f: FrameCtx) => bodyLying(f, 45) && kneeAngleSeen(f) < 140;
 
-/** Resting hip angle: the low end of the hip angles seen while lying with bent knees. */
+/**
+ * Resting hip angle: the low end of the hip angles seen while lying with bent knees. The angle is
+ * end-on.ts hipAngleSeen's: filmed from the feet or the head the picture's hip angle is the
+ * projection's (a bridge from the feet read 18 deg at rest and 93 at the top, from the head 153 and
+ * 162), so there it is read in 3D (129 and 165: the 35 deg of a full rep).
+ */
 export function restingHipAngle(frames: FrameCtx[]): number {
-  return clamp(quantile(frames.filter(bridgeGate).map((f) => hipAngle(f)), 0.1), 95, 150) || 125;
+  return clamp(quantile(frames.filter(bridgeGate).map((f) => hipAngleSeen(f)), 0.1), 95, 150) || 125;
 }
 
-export const bridgeProgress = (f: FrameCtx, rest = 125) => (hipAngle(f) - rest) / 35;
+export const bridgeProgress = (f: FrameCtx, rest = 125) => (hipAngleSeen(f) - rest) / 35;
 
 /**
  * The hip angle (shoulder-hip-knee) past straight read as past it: over 180 deg with the hips

@@ -4,10 +4,11 @@
 // hip flexion (shoulder-hip-knee angle) from the plank's straight line.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
-import { bodyLine, bodyLying, extreme, graded, hipAngle, repSide, round, sideOn, rule } from './common.js';
+import { bodyLine, bodyLying, extreme, graded, repSide, round, sideOn, rule } from './common.js';
+import { hipAngleSeen } from './end-on.js';
 
 /** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
-export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngle(f, s)) / 70;
+export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngleSeen(f, s)) / 70;
 
 export const mountainClimber: ExerciseDef = {
   id: 'mountain-climber',
