@@ -195,7 +195,10 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // calf raise reads each foot against its own flat-footed level, and a bent-over row filmed
 // square-on passes its hinge gate from the legs' line in 3D (20r). The side lunge's knee is read
 // against the hip-to-ankle line, and lunge depth, side-lunge depth, sit-up neck and the bridge's
-// pause are judged only from the views that show them (16z).
+// pause are judged only from the views that show them (16z). A lunge or side lunge whose ankles are
+// out of the picture reads the more risen thigh since its own standing level (20t). The lying gate
+// also reads a body lying by the model's depth or from its head end, and end-on the mountain
+// climber's and glute bridge's angles are read in 3D (rules/end-on.ts, 20u).
 export const ENGINE_VERSION = 'pose-engine/16';
 
 /**
