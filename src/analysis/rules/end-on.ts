@@ -1,24 +1,12 @@
 // Angles of a body lying or in a plank filmed end-on, from its head or its feet (issue 20u). There
 // the body's sagittal plane, in which the hip bends, is seen edge-on and the picture's angle is the
-// projection's; the model's depth (BlazePose's z, at its own scale: pose.ts Z_SCALE) gives it back.
+// projection's; the model's depth (BlazePose's z, at its own scale: pose.ts Z_SCALE) gives it back
+// (reach.ts angle3d).
 import type { FrameCtx } from '../exercise.js';
-import { Z_SCALE, type Keypoint } from '../pose.js';
-import { joint, VISIBLE, type Joint, type Side } from '../signals.js';
+import type { Side } from '../signals.js';
 import { yawOf } from '../view.js';
 import { hipAngle, kneeAngle, SIDE_ON_YAW } from './common.js';
-
-/**
- * The angle at the middle joint of a-b-c (degrees) in 3D, the model's depth at its own scale
- * (pose.ts Z_SCALE, as reach.ts elbowAngle3d); NaN when a joint or its depth is unseen.
- */
-export function angle3d(f: FrameCtx, s: Side, a: Joint, b: Joint, c: Joint): number {
-  const pa = f.p[joint(s, a)]!, pb = f.p[joint(s, b)]!, pc = f.p[joint(s, c)]!;
-  if (Math.min(pa.score, pb.score, pc.score) < VISIBLE || pa.z === undefined || pb.z === undefined || pc.z === undefined) return NaN;
-  const v = (k: Keypoint) => [k.x - pb.x, k.y - pb.y, (k.z! - pb.z!) / Z_SCALE];
-  const u = v(pa), w = v(pc), n = Math.hypot(...u) * Math.hypot(...w);
-  if (!(n > 0)) return NaN;
-  return (Math.acos(Math.max(-1, Math.min(1, (u[0]! * w[0]! + u[1]! * w[1]! + u[2]! * w[2]!) / n))) * 180) / Math.PI;
-}
+import { angle3d } from './reach.js';
 
 /**
  * A body lying or in a plank seen end-on (from the head or the feet: its shoulder line across the

@@ -5,7 +5,7 @@
 // its true length instead of a foreshortened one.
 import type { FrameCtx } from '../exercise.js';
 import { Z_SCALE, type Keypoint } from '../pose.js';
-import { joint, VISIBLE, type Side } from '../signals.js';
+import { joint, VISIBLE, type Joint, type Side } from '../signals.js';
 
 /**
  * Distance between two keypoints, with depth when both carry it. The model's z runs Z_SCALE times
@@ -26,20 +26,28 @@ export function handReach(f: FrameCtx, s: Side): number {
 }
 
 /**
- * The elbow's angle (shoulder-elbow-wrist) in 3D, degrees, with the model's depth at its own scale
- * when all three carry it (else in the picture). Filmed square-on, a row's upper arm swings back
- * along the line of sight and the picture's angle stays near straight through the pull: the row
- * read half a pull from the front (the pinhole sweep, bench/camera-sweep.ts).
+ * The angle at the middle joint of a-b-c (degrees) in 3D, the model's depth at its own scale (pose.ts
+ * Z_SCALE); NaN when a joint is unseen. Without depth on all three: NaN, or with `pictureWithoutDepth`
+ * the picture's angle. Shared by the elbow below and the hip and knee read end-on (end-on.ts).
  */
-export function elbowAngle3d(f: FrameCtx, s: Side): number {
-  const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!, wr = f.p[joint(s, 'wrist')]!;
-  if (Math.min(sh.score, el.score, wr.score) < VISIBLE) return NaN;
-  const depth = sh.z !== undefined && el.z !== undefined && wr.z !== undefined;
-  const v = (a: Keypoint) => [a.x - el.x, a.y - el.y, depth ? (a.z! - el.z!) / Z_SCALE : 0];
-  const a = v(sh), b = v(wr), n = Math.hypot(...a) * Math.hypot(...b);
+export function angle3d(f: FrameCtx, s: Side, a: Joint, b: Joint, c: Joint, pictureWithoutDepth = false): number {
+  const pa = f.p[joint(s, a)]!, pb = f.p[joint(s, b)]!, pc = f.p[joint(s, c)]!;
+  if (Math.min(pa.score, pb.score, pc.score) < VISIBLE) return NaN;
+  const depth = pa.z !== undefined && pb.z !== undefined && pc.z !== undefined;
+  if (!depth && !pictureWithoutDepth) return NaN;
+  const v = (k: Keypoint) => [k.x - pb.x, k.y - pb.y, depth ? (k.z! - pb.z!) / Z_SCALE : 0];
+  const u = v(pa), w = v(pc), n = Math.hypot(...u) * Math.hypot(...w);
   if (!(n > 0)) return NaN;
-  return (Math.acos(Math.max(-1, Math.min(1, (a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!) / n))) * 180) / Math.PI;
+  return (Math.acos(Math.max(-1, Math.min(1, (u[0]! * w[0]! + u[1]! * w[1]! + u[2]! * w[2]!) / n))) * 180) / Math.PI;
 }
+
+/**
+ * The elbow's angle (shoulder-elbow-wrist) in 3D, with the model's depth at its own scale when all
+ * three carry it (else in the picture). Filmed square-on, a row's upper arm swings back along the
+ * line of sight and the picture's angle stays near straight through the pull: the row read half a
+ * pull from the front (the pinhole sweep, bench/camera-sweep.ts).
+ */
+export const elbowAngle3d = (f: FrameCtx, s: Side): number => angle3d(f, s, 'shoulder', 'elbow', 'wrist', true);
 
 /** Wrist to wrist in arm lengths: near 0 with the hands together, 2 or more with the arms spread. */
 export function handGap(f: FrameCtx): number {
