@@ -286,7 +286,7 @@ async function main() {
       (p.warpMs / p.frames).toFixed(2), a.peakRssMb.toFixed(0), a.decoderPeakMb!.toFixed(0), ...jobCells(a.job!)]);
   }
   print(rows);
-  if (!process.argv.includes('--no-hd')) await fullHd(worst);
+  if (!process.argv.includes('--no-hd')) await largeClips(worst);
   console.log(`\nall clips: ${(vid / 1000).toFixed(1)} s of video in ${(wall / 1000).toFixed(1)} s, RTF ${(vid / wall).toFixed(2)} ` +
     `(decoding alone, same run: RTF ${(vid / decWall).toFixed(1)}); highest peak RSS ${peak.toFixed(0)} MB`);
   const w = (k: keyof JobMemory) => `${worst[k]!.mb.toFixed(0)} MB (${worst[k]!.clip})`;
@@ -339,7 +339,7 @@ async function main() {
  * highest (`worst`). `--keep-4k DIR` keeps the 4K clips in DIR and reuses them on the next run
  * (making them takes 1-2 min of CPU each).
  */
-async function fullHd(worst: Partial<Record<keyof JobMemory, { mb: number; clip: string }>>) {
+async function largeClips(worst: Partial<Record<keyof JobMemory, { mb: number; clip: string }>>) {
   const sources: { file: string; exercise: string; w: number; h: number; fps?: number; codec?: FourK['codec'] }[] = [
     { file: 'aithletique_squat_front.mp4', exercise: 'squat', w: 1920, h: 1080 },
     { file: 'rohanx01_squat_side.mp4', exercise: 'squat', w: 1080, h: 1920 },

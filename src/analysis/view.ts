@@ -137,6 +137,25 @@ function shouldersAboveHips(f: FrameCtx): boolean {
   return (lh.y + rh.y - ls.y - rs.y) / 2 > 0.5 * f.torsoLen && !lyingByDepth(f);
 }
 
+/** A point in the picture's pixels with the model's depth at its true scale (pose.ts Z_SCALE). */
+export type Point3 = readonly [number, number, number];
+
+/**
+ * The body's line in 3D: the shoulders', hips' and feet's midpoints (the knees' when an ankle is
+ * unseen), each with the model's depth at its true scale; null unless all six are seen with depth.
+ * Read by lyingByDepth here and by rules/common.ts bodyLying's head-end reading.
+ */
+export function bodyLine3d(f: FrameCtx): { sh: Point3; hip: Point3; foot: Point3 } | null {
+  const feet = [KP.leftAnkle, KP.rightAnkle].every((i) => f.p[i]!.score >= VISIBLE) ? [KP.leftAnkle, KP.rightAnkle] : [KP.leftKnee, KP.rightKnee];
+  const all = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip, ...feet].map((i) => f.p[i]!);
+  if (all.some((k) => k.score < VISIBLE || k.z === undefined)) return null;
+  const mid = (a: Keypoint, b: Keypoint): Point3 => [(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z! + b.z!) / 2 / Z_SCALE];
+  return { sh: mid(all[0]!, all[1]!), hip: mid(all[2]!, all[3]!), foot: mid(all[4]!, all[5]!) };
+}
+
+/** How steeply the line from a to b points away from the camera: its depth over its length in the picture (tan of its angle out of the picture). */
+export const awayFromCamera = (a: Point3, b: Point3) => (b[2] - a[2]) / Math.hypot(b[0] - a[0], b[1] - a[1]);
+
 /**
  * A torso seen above its hips in the picture that the model's depth shows lying (issue 20s): a plank,
  * or a body on its back, filmed from its feet or at a diagonal from them with the camera at or above
@@ -155,21 +174,17 @@ function shouldersAboveHips(f: FrameCtx): boolean {
  * reading says lying there already.
  */
 export function lyingByDepth(f: FrameCtx): boolean {
-  const feet = [KP.leftAnkle, KP.rightAnkle].every((i) => f.p[i]!.score >= VISIBLE) ? [KP.leftAnkle, KP.rightAnkle] : [KP.leftKnee, KP.rightKnee];
-  const all = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip, ...feet].map((i) => f.p[i]!);
-  if (all.some((k) => k.score < VISIBLE || k.z === undefined)) return false;
-  // Midpoints with the depth at its true scale (pose.ts Z_SCALE), in the picture's pixels.
-  const mid = (a: Keypoint, b: Keypoint): [number, number, number] => [(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z! + b.z!) / 2 / Z_SCALE];
-  const sh = mid(all[0]!, all[1]!), hip = mid(all[2]!, all[3]!), foot = mid(all[4]!, all[5]!);
-  const away = (a: typeof sh, b: typeof sh) => (b[2] - a[2]) / Math.hypot(b[0] - a[0], b[1] - a[1]);
-  if (away(hip, sh) > END_ON && away(foot, hip) > END_ON) return true;
+  const line = bodyLine3d(f);
+  if (!line) return false;
+  const { sh, hip, foot } = line;
+  if (awayFromCamera(hip, sh) > END_ON && awayFromCamera(foot, hip) > END_ON) return true;
   // Clamped as cameraPitch is: a frame's misread pitch past 45 deg would lay down an upright torso
   // whose depth the model reads flat (its rise then reads cos(pitch)); at 45 it stays upright.
   const pitch = Math.max(-MAX_PITCH, Math.min(MAX_PITCH, shoulderPitch(f)));
   if (!Number.isFinite(pitch)) return false;
   // World up in the camera's frame (x right, y down the picture, z away), the camera looking down by `pitch`.
   const r = (pitch * Math.PI) / 180, up = [0, -Math.cos(r), -Math.sin(r)];
-  const rise = (a: typeof sh, b: typeof sh) => {
+  const rise = (a: Point3, b: Point3) => {
     const v = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
     return (v[0]! * up[0]! + v[1]! * up[1]! + v[2]! * up[2]!) / Math.hypot(v[0]!, v[1]!, v[2]!);
   };

@@ -1,11 +1,11 @@
 // Shared measurements for the exercise definitions: signals that several exercises reuse (hip
 // height, wrist height, torso elevation) and helpers to scan a repetition for its worst frame.
-import { KP, Z_SCALE, type Keypoint } from '../pose.js';
+import { KP, type Keypoint } from '../pose.js';
 import type { CameraAngle, Finding, FormRule, FrameCtx, RepView, Severity } from '../exercise.js';
 import {
   angleAt, bestSide, dist, elevation, joint, pairPoint, quantile, sideAngle, VISIBLE, type Joint, type Side,
 } from '../signals.js';
-import { lyingByDepth, yawOf } from '../view.js';
+import { awayFromCamera, bodyLine3d, lyingByDepth, yawOf } from '../view.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
 
@@ -86,14 +86,8 @@ const HEAD_END = Math.tan((50 * Math.PI) / 180);
 
 /** Torso and legs both pointing away from the camera past HEAD_END: a body lying head toward the camera. */
 function headEndOn(f: FrameCtx): boolean {
-  const feet = [KP.leftAnkle, KP.rightAnkle].every((i) => f.p[i]!.score >= VISIBLE) ? [KP.leftAnkle, KP.rightAnkle] : [KP.leftKnee, KP.rightKnee];
-  const all = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip, ...feet].map((i) => f.p[i]!);
-  if (all.some((k) => k.score < VISIBLE || k.z === undefined)) return false;
-  // Midpoints with the model's depth at its true scale (pose.ts Z_SCALE), as lyingByDepth reads them.
-  const mid = (a: Keypoint, b: Keypoint) => [(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z! + b.z!) / 2 / Z_SCALE] as const;
-  const sh = mid(all[0]!, all[1]!), hip = mid(all[2]!, all[3]!), foot = mid(all[4]!, all[5]!);
-  const away = (a: typeof sh, b: typeof sh) => (b[2] - a[2]) / Math.hypot(b[0] - a[0], b[1] - a[1]);
-  return away(sh, hip) > HEAD_END && away(hip, foot) > HEAD_END;
+  const line = bodyLine3d(f);
+  return !!line && awayFromCamera(line.sh, line.hip) > HEAD_END && awayFromCamera(line.hip, line.foot) > HEAD_END;
 }
 
 /**
