@@ -175,8 +175,76 @@ export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake, 
   }));
 }
 
-/** Valid repetitions counted on the set, and the clip's view. */
-export function countOn(id: string, cam: PhoneCam, t: PhoneTake, depth = 1) {
-  const out = analyzePoses(defOf(id), shoot(movementOf(id, depth), cam, t, ALTERNATING.has(id)), FPS);
+/**
+ * A body's proportions against figure3d's (a 1.8 m person): each factor scales one kind of segment,
+ * the same on both sides. Drawn by bench/camera-sweep.ts --seed: a height of 1.55-1.95 m, each
+ * segment +-10% of that.
+ */
+export interface Build { shin: number; thigh: number; torso: number; upper: number; fore: number; hips: number; shoulders: number; head: number; foot: number }
+
+/** A build drawn from `r`: a height of 1.55-1.95 m, each kind of segment +-10% around it. */
+export function buildOf(r: () => number): Build {
+  const g = (1.55 + 0.4 * r()) / 1.8;
+  const f = () => g * (0.9 + 0.2 * r());
+  return { shin: f(), thigh: f(), torso: f(), upper: f(), fore: f(), hips: f(), shoulders: f(), head: f(), foot: f() };
+}
+
+type Node = keyof Joints | 'hipMid' | 'neck';
+/** The skeleton as a tree (the hips and the shoulders joined through their midpoints), each edge with the build's factor that scales it. */
+const EDGES: [Node, Node, keyof Build][] = [
+  ...(['left', 'right'] as const).flatMap((s): [Node, Node, keyof Build][] => [
+    [`${s}Ankle`, `${s}Knee`, 'shin'], [`${s}Knee`, `${s}Hip`, 'thigh'], [`${s}Hip`, 'hipMid', 'hips'],
+    ['neck', `${s}Shoulder`, 'shoulders'], [`${s}Shoulder`, `${s}Elbow`, 'upper'], [`${s}Elbow`, `${s}Wrist`, 'fore'],
+    [`${s}Wrist`, `${s}Hand`, 'fore'], [`${s}Ankle`, `${s}Heel`, 'foot'], [`${s}Ankle`, `${s}Toe`, 'foot'],
+    ['neck', `${s}Eye`, 'head'], ['neck', `${s}Ear`, 'head'],
+  ]),
+  ['hipMid', 'neck', 'torso'], ['neck', 'nose', 'head'],
+];
+
+/**
+ * The movement done by a body of other proportions: every segment's direction kept, its length
+ * scaled, rebuilt outward from the joint that moves least over the rep (the feet of a squat, the
+ * hands of a push-up or a pull-up), so what is planted stays planted.
+ */
+export function proportioned(pose: (u: number) => Joints, b: Build, alternating = false): (u: number) => Joints {
+  const at = (j: Joints, n: Node): V3 | undefined => {
+    if (n === 'hipMid' || n === 'neck') {
+      const [l, r] = n === 'hipMid' ? [j.leftHip, j.rightHip] : [j.leftShoulder, j.rightShoulder];
+      return l && r ? [(l[0] + r[0]) / 2, (l[1] + r[1]) / 2, (l[2] + r[2]) / 2] : undefined;
+    }
+    return j[n];
+  };
+  const us = alternating ? [0, 0.5, 1, -0.5, -1] : [0, 0.5, 1];
+  const frames = us.map(pose);
+  // The root: the joint that moves least; the feet first, then the hands, on a tie (within 1 px).
+  const order: (keyof Joints)[] = ['leftAnkle', 'rightAnkle', 'leftWrist', 'rightWrist', 'leftHip', 'rightHip', 'leftShoulder', 'rightShoulder', 'leftKnee', 'rightKnee', 'leftElbow', 'rightElbow'];
+  const moved = (n: keyof Joints) => Math.max(...frames.map((f) => { const a = f[n], o = frames[0]![n]; return a && o ? Math.hypot(a[0] - o[0], a[1] - o[1], a[2] - o[2]) : Infinity; }));
+  let root = order[0]!;
+  for (const n of order) if (moved(n) < moved(root) - 1) root = n;
+  return (u) => {
+    const j = pose(u);
+    const out: Partial<Record<Node, V3>> = { [root]: j[root] };
+    const todo: Node[] = [root];
+    while (todo.length) {
+      const p = todo.shift()!;
+      for (const [a, c, k] of EDGES) {
+        const q = a === p ? c : c === p ? a : undefined;
+        if (!q || out[q]) continue;
+        const from = at(j, p), to = at(j, q);
+        if (!from || !to) continue;
+        const np = out[p]!;
+        out[q] = [np[0] + b[k] * (to[0] - from[0]), np[1] + b[k] * (to[1] - from[1]), np[2] + b[k] * (to[2] - from[2])];
+        todo.push(q);
+      }
+    }
+    delete out.hipMid; delete out.neck;
+    return out as Joints;
+  };
+}
+
+/** Valid repetitions counted on the set, and the clip's view; with `build`, done by a body of those proportions. */
+export function countOn(id: string, cam: PhoneCam, t: PhoneTake, depth = 1, build?: Build) {
+  const alt = ALTERNATING.has(id), move = movementOf(id, depth);
+  const out = analyzePoses(defOf(id), shoot(build ? proportioned(move, build, alt) : move, cam, t, alt), FPS);
   return { count: out.result.repetitions.filter((x) => x.is_valid_rep).length, attempts: out.result.repetitions.length, view: out.view, out };
 }
