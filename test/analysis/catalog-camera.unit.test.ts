@@ -144,3 +144,26 @@ test.skip('known miss: a plank (push-up, mountain climber) filmed from its feet 
 test.skip('known miss: a glute bridge filmed from its feet by a phone 2 m up and 1.5 m away counts 0 of 6: with the hips up the torso slopes down away from the camera and is no longer read lying, and the 3D hip angle reaches 0.8 of a full rep', () => {
   assert.equal(countOn('glute-bridge', { yaw: 0, height: 2, away: 1.5 }, clean(6)).count, 6);
 });
+
+test('an overhead triceps extension filmed by a phone below the raised arms or above them (on the floor or 2 m up, 1.5-3 m away, from behind, the rear diagonal, the front or the side) counts every rep: the depth read from the elbow\'s 3D angle where the picture draws the forearm swinging along the line of sight (issue 20v)', () => {
+  // From behind and the rear diagonals on the floor the code before counted 0-3 of 6 (the hands'
+  // height over the elbows never passed a fifth of a rep there); the front near the floor and the
+  // side from above it counted, and must still.
+  const wrong: string[] = [];
+  const cases: PhoneCam[] = [
+    { yaw: 180, height: 0.3, away: 1.5 }, { yaw: 180, height: 0.3, away: 3 }, { yaw: 135, height: 0.3, away: 1.5 },
+    { yaw: -135, height: 0.3, away: 1.5 }, { yaw: 0, height: 0.3, away: 1.5 }, { yaw: 90, height: 2, away: 1.5 },
+  ];
+  for (const cam of cases) for (const depth of [1, 0.85]) {
+    const { count } = countOn('overhead-tricep-extension', cam, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, depth);
+    if (count !== 6) wrong.push(`yaw ${cam.yaw} h ${cam.height} m away ${cam.away} m depth ${depth}: ${count} of 6`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('an overhead triceps extension held with straight arms overhead, or lowered only a fifth of the way on every rep, counts no valid rep from any camera: the 3D reading does not make a rep of a still or shallow arm', () => {
+  for (const yaw of [0, 90, 180, 135]) for (const height of [0.3, 2]) for (const depth of [0, 0.2]) {
+    const cam = { yaw, height, away: 1.5 };
+    assert.equal(countOn('overhead-tricep-extension', cam, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, depth).count, 0, `yaw ${yaw} h ${height} depth ${depth}`);
+  }
+});

@@ -7,7 +7,7 @@ import { joint, VISIBLE, type Side } from '../signals.js';
 import { atEnds, atPeak, elbowAngle, onRepSide, round, squareOn, rule } from './common.js';
 import { handsInPicture } from './in-picture.js';
 import { dropBelowShoulder, meanOf } from './body.js';
-import { elbowFlare } from './reach.js';
+import { elbowAngle3d, elbowFlare } from './reach.js';
 
 /** Wrist above its elbow in forearm lengths (0.47 of the arm): 1 straight up, negative behind the head. */
 export function handOverElbow(f: FrameCtx, s: Side): number {
@@ -19,6 +19,28 @@ export function handOverElbow(f: FrameCtx, s: Side): number {
 /** 0 arms straight overhead, 1 with the hands about half a forearm below the elbows. */
 export const extensionDepth = (f: FrameCtx, s: Side) => (0.95 - handOverElbow(f, s)) / 1.3;
 
+/**
+ * The same depth read from the elbow's 3D angle (reach.ts elbowAngle3d, the model's depth at its
+ * own scale): 0 at 175 deg, 1 at 70 (the forearm 110 deg from the upright upper arm, where the
+ * picture's reading is full too).
+ */
+export const extensionDepth3d = (f: FrameCtx, s: Side) => (175 - elbowAngle3d(f, s)) / 105;
+
+/**
+ * One arm's depth: the deeper of the picture's and the 3D reading. The hands' height over the
+ * elbows is a vertical distance only in a level view: with the phone below the raised arms (on the
+ * floor, 1.5 m away) or above them, the forearm lowered behind the head swings along the line of
+ * sight and the picture draws it rising first (0.71 -> 1.27 -> 0.66 of a forearm from behind on the
+ * floor: never past a fifth of a rep, 0 of 5 counted), while its 3D angle bends 176 -> 73 deg
+ * from every camera. The 3D reading alone is not trusted to show a bend the picture does not: the
+ * model's depth of an elbow and a wrist is the least sure it gives (the rows' elbow, reach.ts
+ * elbowAngle3d, reads the same way).
+ */
+export const armDepth = (f: FrameCtx, s: Side) => {
+  const a = extensionDepth(f, s), b = extensionDepth3d(f, s);
+  return Number.isFinite(a) && Number.isFinite(b) ? Math.max(a, b) : a;
+};
+
 const elbowsUp = (f: FrameCtx) => (['left', 'right'] as const).some((s) => dropBelowShoulder(f, s, 'elbow') < 0);
 
 export const overheadTricepExtension: ExerciseDef = {
@@ -28,8 +50,8 @@ export const overheadTricepExtension: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at head height: the depth behind the head and the lockout are clearest there; from the front or behind the count and the elbow flare read.',
   filmingAdvice: 'Place the camera 2-3 m away at head height with the raised weight, the elbows and the hips in frame.',
-  signal: 'hands above the elbows in forearm lengths: 0.95 (straight overhead) down to -0.35 = full range, both arms averaged',
-  progress: (f) => meanOf([extensionDepth(f, 'left'), extensionDepth(f, 'right')]),
+  signal: 'hands above the elbows in forearm lengths: 0.95 (straight overhead) down to -0.35 = full range, or the elbow\'s 3D angle 175 down to 70 deg where that reads deeper, both arms averaged',
+  progress: (f) => meanOf([armDepth(f, 'left'), armDepth(f, 'right')]),
   gate: elbowsUp,
   gateDescription: 'elbows above the shoulders',
   rules: [
