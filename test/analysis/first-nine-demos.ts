@@ -12,7 +12,7 @@ import { bicepCurl } from '../../src/analysis/rules/bicep-curl.js';
 import { jumpingJack } from '../../src/analysis/rules/jumping-jack.js';
 import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
 import { sitUp } from '../../src/analysis/rules/sit-up.js';
-import { body, SHIN, THIGH, type ArmPose, type BodyPose, type Joints, type V3 } from './figure3d.js';
+import { body, FIGURE, type ArmPose, type Build, type BodyPose, type Joints, type V3 } from './figure3d.js';
 import { film, type Camera } from './camera.js';
 import { head, middle, supine } from './catalog-moves.js';
 import { series } from './synthetic.js';
@@ -68,6 +68,7 @@ export function filmDemo(def: ExerciseDef, d: Demo, cam: Camera, opts: { fps?: n
  */
 function onLegs(upper: BodyPose, hip: V3, legs: Record<'left' | 'right', { ankle: V3; toward: V3 }>): Joints {
   const j = body(upper);
+  const { thigh: THIGH, shin: SHIN } = upper.build ?? FIGURE;
   const hipMid: V3 = [(j.leftHip![0] + j.rightHip![0]) / 2, j.leftHip![1], j.leftHip![2]];
   const d: V3 = [hip[0] - hipMid[0], hip[1] - hipMid[1], hip[2] - hipMid[2]];
   const out: Joints = {};
@@ -89,17 +90,28 @@ export interface LungeForm {
   forward?: number;
   /** The torso's lean forward at the bottom, deg. */
   tilt?: number;
+  /** The person's proportions (figure3d Build; default the figure's). */
+  build?: Build;
 }
 
-/** Feet 200 units (90 cm) apart, the front shin vertical and the thigh level at the bottom of a clean lunge. */
+/**
+ * Feet 200 units (90 cm) apart, the front shin vertical and the thigh level at the bottom of a
+ * clean lunge. Another build keeps that shape in its own lengths: the front foot a thigh ahead of
+ * the hips, the back foot a leg's length (figure: 100) behind them, the hips a shin up at the
+ * bottom; heights and travels for the figure scale with the leg.
+ */
 export function lungeAt(f: LungeForm = {}): Demo['at'] {
-  const { bottom = 100, forward = 0, tilt = 10 } = f;
+  const { bottom = 100, forward = 0, tilt = 10, build: b = FIGURE } = f;
+  const k = (b.thigh + b.shin) / (FIGURE.thigh + FIGURE.shin), foot = b.hipHalf + 5;
+  // Standing: the front leg nearly straight, from hips over the split stance.
+  const standing = Math.min(172 * k, Math.sqrt((b.thigh + b.shin) ** 2 - b.thigh ** 2) - 1);
+  const low = b.shin + (bottom - FIGURE.shin) * k;
   return (u) => {
-    const hip: V3 = [0, lerp(172, bottom, u), lerp(-10, -10 + forward, u)];
-    return onLegs({ tilt: tilt * u }, hip, {
-      left: { ankle: [40, 0, 90], toward: [0, 0, 1] },
+    const hip: V3 = [0, lerp(standing, low, u), lerp(-10 * k, (-10 + forward) * k, u)];
+    return onLegs({ tilt: tilt * u, build: b }, hip, {
+      left: { ankle: [foot, 0, -10 * k + b.thigh], toward: [0, 0, 1] },
       // The back foot on its toes, the ankle lifted.
-      right: { ankle: [-40, 12, -110], toward: [0, -0.3, 1] },
+      right: { ankle: [-foot, 12, -110 * k], toward: [0, -0.3, 1] },
     });
   };
 }
@@ -182,12 +194,14 @@ export interface JackForm {
   arms?: number;
   /** Each ankle's travel out at the top, units (shoulders are 120 apart). */
   feet?: number;
+  /** The person's proportions (figure3d Build; default the figure's). */
+  build?: Build;
 }
 
 export function jackAt(f: JackForm = {}): Demo['at'] {
-  const { arms = 170, feet = 60 } = f;
+  const { arms = 170, feet = 60, build } = f;
   return (u) => {
-    const j = body(both({ raise: arms * u, plane: 90 }));
+    const j = body({ ...both({ raise: arms * u, plane: 90 }), ...(build ? { build } : {}) });
     for (const side of [1, -1] as const) {
       const n = side === 1 ? 'left' : 'right';
       const out = side * feet * u;
@@ -236,7 +250,7 @@ export function bridgeAt(f: BridgeForm = {}): Demo['at'] {
       const sh: V3 = [side * 60, 20, -120], hip: V3 = [side * 35, 20 + 120 * Math.sin(th), -120 + 120 * Math.cos(th)];
       const ankle: V3 = [side * 40, 10, -120 + feet];
       j[`${n}Shoulder`] = sh; j[`${n}Hip`] = hip; j[`${n}Ankle`] = ankle;
-      j[`${n}Knee`] = middle(hip, ankle, THIGH, SHIN, [0, 1, 0]);
+      j[`${n}Knee`] = middle(hip, ankle, FIGURE.thigh, FIGURE.shin, [0, 1, 0]);
       j[`${n}Elbow`] = [side * 70, 15, -60]; j[`${n}Wrist`] = [side * 70, 12, 0];
     }
     return head(j, [0, 25, -160], [0, 1, 0]);

@@ -7,112 +7,11 @@
 // upper arms straight out to the sides (85 deg from the body, a "T"), the knees on the floor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzePoses, type PipelineOutput } from '../../src/analysis/pipeline.js';
-import { HEAD_SIDE_YAW, headOverShoulders, pushUp } from '../../src/analysis/rules/push-up.js';
+import type { PipelineOutput } from '../../src/analysis/pipeline.js';
+import { HEAD_SIDE_YAW, headOverShoulders } from '../../src/analysis/rules/push-up.js';
 import { marginOf, repYaw, SIDE_ON_YAW } from '../../src/analysis/rules/common.js';
-import { KP } from '../../src/analysis/pose.js';
-import { FORE, UPPER, type Joints, type V3 } from './figure3d.js';
-import { film, UNITS_PER_M, type Camera } from './camera.js';
-import { cycle, series } from './synthetic.js';
-
-const ARM = UPPER + FORE;
-const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const mul = (a: V3, k: number): V3 => [a[0] * k, a[1] * k, a[2] * k];
-const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const unit = (a: V3): V3 => mul(a, 1 / Math.hypot(...a));
-const rad = (d: number) => (d * Math.PI) / 180;
-
-interface Form {
-  /** Hips below the shoulder-ankle line, figure units (negative: piked above it). */
-  sag?: number;
-  /** Degrees the head is bent toward the floor beyond a neutral neck. */
-  head?: number;
-  /** The upper arm's angle out from the body, seen from above, degrees (45 is what coaches ask for). */
-  flare?: number;
-  /** Each hand this far outside its shoulder, figure units. */
-  handsOut?: number;
-  /** From the knees, the body straight from the knees to the shoulders: shins on the floor, or the feet raised. */
-  knees?: 'shins down' | 'feet up';
-}
-
-/**
- * Face down on hands and toes along z (head toward +z), the shoulders `drop` arm lengths below
- * straight arms over the hands. Each elbow lies where its upper arm and forearm meet, turned
- * `flare` deg from pointing back along the body toward pointing out to the side. The hips sit on
- * the shoulder-ankle line unless `sag` moves them. The head continues the line of the spine, bent
- * 30 deg toward the floor: a neutral neck as the pose model reads it on the push-ups people call
- * good (headDrop 0-25 deg side-on; this head reads 2-15 from the floor to a metre up).
- */
-function pushUpBody(drop: number, form: Form = {}): Joints {
-  const shY = ARM - drop * ARM;
-  const j: Joints = {};
-  const { sag = 0, flare = 40, handsOut = 10 } = form;
-  for (const side of [1, -1] as const) {
-    const n = side === 1 ? 'left' : 'right';
-    const sh: V3 = [side * 60, shY, 0], wr: V3 = [side * (60 + handsOut), 0, 0];
-    const d = Math.hypot(...sub(wr, sh)), u = unit(sub(wr, sh));
-    const along = (UPPER * UPPER - FORE * FORE + d * d) / (2 * d), r = Math.sqrt(Math.max(0, UPPER * UPPER - along * along));
-    const back: V3 = [0, 0, -1], out: V3 = [side, 0, 0];
-    const e1 = unit(sub(back, mul(u, dot(back, u))));
-    const e2 = unit(sub(out, add(mul(u, dot(out, u)), mul(e1, dot(out, e1)))));
-    const elbow = add(add(sh, mul(u, along)), add(mul(e1, r * Math.cos(rad(flare))), mul(e2, r * Math.sin(rad(flare)))));
-    j[`${n}Shoulder`] = sh; j[`${n}Wrist`] = wr; j[`${n}Elbow`] = elbow;
-    if (form.knees) {
-      // The knees on the floor (the joint 10 units, 4.5 cm, above it) where a thigh (100) and a
-      // torso (125) reach the shoulders of straight arms; the hips on that line, a torso's length
-      // from the shoulders. The knees stay put as the chest goes down.
-      const kneeY = 10, kneeZ = -Math.sqrt(225 * 225 - (ARM * 0.98 - kneeY) ** 2);
-      const toKnee = unit([0, kneeY - shY, kneeZ]);
-      const hip: V3 = add([side * 35, shY, 0], mul(toKnee, 125));
-      const knee: V3 = [side * 38, kneeY, kneeZ];
-      j[`${n}Hip`] = hip; j[`${n}Knee`] = knee;
-      j[`${n}Ankle`] = form.knees === 'shins down' ? [side * 40, 8, kneeZ - 100] : [side * 40, kneeY + 80, kneeZ - 60];
-      continue;
-    }
-    const onLine = shY + (8 - shY) * (125 / 260);
-    const hip: V3 = [side * 35, onLine - sag, -125];
-    j[`${n}Hip`] = hip; j[`${n}Knee`] = [side * 38, (hip[1] + 8) / 2, -192]; j[`${n}Ankle`] = [side * 40, 8, -260];
-  }
-  // The spine's direction (hips to shoulders) and its normal away from the floor; the head turns
-  // about the shoulders' midpoint toward the floor.
-  const shM: V3 = [0, shY, 0], s = unit(sub(shM, [0, j.leftHip![1], j.leftHip![2]]));
-  const up: V3 = s[2] > 0 ? [0, s[2], -s[1]] : [0, -s[2], s[1]];
-  const h = rad(30 + (form.head ?? 0));
-  const fw = add(mul(s, Math.cos(h)), mul(up, -Math.sin(h))), top = add(mul(up, Math.cos(h)), mul(s, Math.sin(h)));
-  const c = add(shM, add(mul(fw, 38), mul(top, 14)));
-  j.nose = add(c, add(mul(fw, 16), mul(top, -6)));
-  j.leftEye = add(c, add([10, 0, 0], add(mul(fw, 12), mul(top, 2)))); j.rightEye = add(c, add([-10, 0, 0], add(mul(fw, 12), mul(top, 2))));
-  j.leftEar = add(c, [22, 0, 0]); j.rightEar = add(c, [-22, 0, 0]);
-  return j;
-}
-
-/** Full depth (the chest a fist above the floor) and about half of it. */
-const FULL = 0.47, HALF = 0.27;
-const AIM: V3 = [0, 40, -100];
-
-/** 2.5 m from the middle of the body, `yaw` deg round from the head end toward its left, the lens `heightM` above the floor. */
-function camera(yaw: number, heightM: number): Camera {
-  const pitch = (Math.asin((heightM * UNITS_PER_M - AIM[1]) / (2.5 * UNITS_PER_M)) * 180) / Math.PI;
-  return { yaw: -yaw, pitch, distance: 2.5, aim: AIM };
-}
-
-/**
- * Four push-ups (2 s each, 1 s at the top between) to `drop` with `form`, filmed by `cam`. Seen
- * side-on the limbs behind the body are scored as the pose model scores them on real side-on
- * clips, mostly unseen (camera.ts gives them 0.3, which reads as seen).
- */
-function filmed(drop: number, form: Form, cam: Camera): PipelineOutput {
-  const fps = 12;
-  const poses = series(fps, 13, (t) => {
-    const kps = film(pushUpBody(0.02 + drop * cycle(Math.max(0, t - 0.5), 2, 1), form), cam);
-    if (Math.abs(Math.sin(rad(cam.yaw))) > 0.7) {
-      for (const k of [KP.leftElbow, KP.leftWrist, KP.leftHip, KP.leftKnee, KP.leftAnkle, KP.leftEar]) kps[k] = { ...kps[k]!, score: 0.1 };
-    }
-    return kps;
-  });
-  return analyzePoses(pushUp, poses, fps);
-}
+import type { Camera } from './camera.js';
+import { camera, filmed, FULL, HALF } from './push-up-demos.js';
 
 const VIEWS = { side: 90, 'diagonal 60': 60, 'diagonal 45': 45, 'diagonal 30': 30, 'diagonal 20': 20, front: 0 } as const;
 const HEIGHTS = [0.1, 0.5, 1] as const;
