@@ -49,6 +49,19 @@ export function stanceWidth(f: FrameCtx): number {
   return sw > 0 ? Math.abs(la.x - ra.x) / sw : NaN;
 }
 
+/**
+ * The legs' spread past the hips in leg lengths (front view): half the ankles' spread beyond the
+ * hips' over the drawn leg (hip-knee-ankle), the sine of each straight leg's angle out from
+ * vertical. Unlike the stance over the shoulders it does not depend on how broad the shoulders
+ * are against the hips: a stick figure 13 % broader in the shoulders than the one the limits were
+ * set on, jumping its legs out as far, read 0.2 shoulder widths narrower (test/analysis/builds.unit).
+ */
+export function legSpread(f: FrameCtx): number {
+  const la = f.p[KP.leftAnkle]!, ra = f.p[KP.rightAnkle]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  if (Math.min(la.score, ra.score, lh.score, rh.score) < VISIBLE || !(f.legLen > 0)) return NaN;
+  return (Math.abs(la.x - ra.x) - Math.abs(lh.x - rh.x)) / (2 * f.legLen);
+}
+
 /** Wrists above the top of the head (nose as its proxy), in arm lengths. */
 export function handsAboveHead(f: FrameCtx): number {
   const n = f.p[KP.nose]!;
@@ -98,7 +111,13 @@ export const jumpingJack: ExerciseDef = {
         if (!squareOn(rep)) return undefined;
         const v = atPeak(rep, stanceWidth);
         if (!Number.isFinite(v)) return undefined;
-        const fault = judge.verdict(1.3 - v, 0.3, 0.6);
+        // The cue is the shoulders' width, and people's shoulders differ from their hips: a jump is
+        // narrow only where the legs' own spread (legSpread) is short too. Its limit is the stance
+        // limit on the figure the rules were set on (shoulders 1.7 hip widths, legs 2.9: 1.3
+        // shoulder widths is 0.215 leg lengths; the bands likewise, 0.3 -> 0.09).
+        const legs = atPeak(rep, legSpread);
+        const margin = Number.isFinite(legs) ? Math.min((1.3 - v) / 0.3, (0.215 - legs) / 0.09) : (1.3 - v) / 0.3;
+        const fault = judge.verdict(margin, 1, 2);
         return fault && { ...fault, evidence: rep.peak, description: `The feet landed only ${v.toFixed(1)} shoulder widths apart at the top.` };
       },
       strength: { category: 'range_of_motion', name: 'Wide stance', description: 'Feet jumped wider than the shoulders.' },
