@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import type { FrameCtx } from '../../src/analysis/exercise.js';
 import { KP, KP_COUNT, Z_SCALE, type Keypoint } from '../../src/analysis/pose.js';
 import { handReach } from '../../src/analysis/rules/reach.js';
-import { countOn, type PhoneCam, type PhoneTake } from './camera-sets.js';
+import { analyzePoses } from '../../src/analysis/pipeline.js';
+import { countOn, defOf, FPS, movementOf, shoot, type PhoneCam, type PhoneTake } from './camera-sets.js';
 
 const clean = (reps: number, pause = 0): PhoneTake => ({ reps, period: 2, pause, noise: 0, lost: 0, crop: 'none', seed: 5 });
 
@@ -165,5 +166,29 @@ test('an overhead triceps extension held with straight arms overhead, or lowered
   for (const yaw of [0, 90, 180, 135]) for (const height of [0.3, 2]) for (const depth of [0, 0.2]) {
     const cam = { yaw, height, away: 1.5 };
     assert.equal(countOn('overhead-tricep-extension', cam, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, depth).count, 0, `yaw ${yaw} h ${height} depth ${depth}`);
+  }
+});
+
+test('a crunch filmed from the feet by a phone above them (1-2 m up, 1.5-3 m away, square-on or at a diagonal) counts every rep: the shoulders\' approach to the knees read in 3D, and the lying gate\'s legs pointing away from the camera (issue 20v)', () => {
+  // The code before counted 0 from the feet 2 m up (1.5 m away: the gate read no frame of the top;
+  // 3 m: the picture drew the shoulders leaving the knees as they curled toward them).
+  const wrong: string[] = [];
+  const cases: PhoneCam[] = [
+    { yaw: 0, height: 2, away: 1.5 }, { yaw: 0, height: 2, away: 3 }, { yaw: 45, height: 2, away: 1.5 },
+    { yaw: -45, height: 2, away: 1.5 }, { yaw: 0, height: 1, away: 3 }, { yaw: 90, height: 1, away: 3 }, { yaw: 90, height: 0.3, away: 3 },
+  ];
+  for (const cam of cases) for (const depth of [1, 0.85]) {
+    const { count } = countOn('crunch', cam, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, depth);
+    if (count !== 6) wrong.push(`yaw ${cam.yaw} h ${cam.height} m away ${cam.away} m depth ${depth}: ${count} of 6`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('lying still on the back filmed from the feet or the side counts no crunch, and a set of squats counted as crunches counts none', () => {
+  for (const yaw of [0, 45, 90]) for (const height of [0.3, 2]) {
+    const cam = { yaw, height, away: 1.5 };
+    assert.equal(countOn('crunch', cam, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, 0).count, 0, `lying, yaw ${yaw} h ${height}`);
+    const squats = analyzePoses(defOf('crunch'), shoot(movementOf('squat'), cam, { ...clean(6, 0.5), noise: 2, lost: 0.02 }), FPS);
+    assert.equal(squats.result.repetitions.filter((r) => r.is_valid_rep).length, 0, `squats, yaw ${yaw} h ${height}`);
   }
 });

@@ -4,23 +4,53 @@
 // surrounding seconds, blended with the shoulder rise over the hips in torso lengths. Both are
 // relative to the person and the clip, so a bench tilted head-down reads like the floor.
 import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
-import { pairPoint } from '../signals.js';
+import type { Keypoint } from '../pose.js';
+import { joint, pairPoint, VISIBLE, type Joint } from '../signals.js';
 import { extreme, round, rule } from './common.js';
 import { perFrame, rollingLevel, storePerFrame } from './body.js';
 import { shoulderRise } from './sit-up.js';
-import { meanFinite } from './reach.js';
+import { dist3, meanFinite } from './reach.js';
+import { awayFromCamera, bodyLine3d } from '../view.js';
 
-/** Shoulder-midpoint to knee-midpoint in leg lengths: shorter as the torso curls. */
-export function shoulderToKnee(f: FrameCtx): number {
-  const sh = pairPoint(f.p, 'shoulder'), kn = pairPoint(f.p, 'knee');
-  return sh && kn && f.legLen > 0 ? Math.hypot(sh.x - kn.x, sh.y - kn.y) / f.legLen : NaN;
+/** The pair's midpoint (pairPoint's) with the model's depth kept, when both sides carry it. */
+function pairPoint3(f: FrameCtx, j: Joint): Keypoint | null {
+  const m = pairPoint(f.p, j);
+  if (!m) return null;
+  const l = f.p[joint('left', j)]!, r = f.p[joint('right', j)]!;
+  const z = l.score >= VISIBLE && r.score >= VISIBLE ? (l.z !== undefined && r.z !== undefined ? (l.z + r.z) / 2 : undefined) : (l.score >= VISIBLE ? l : r).z;
+  return z === undefined ? m : { ...m, z };
 }
 
-/** Lying down or reclined: the hips are not high over the ankles (nobody standing). */
+/**
+ * Shoulder-midpoint to knee-midpoint in leg lengths, in 3D (reach.ts dist3: the model's depth at
+ * its own scale): shorter as the torso curls. In the picture alone, a phone at the feet and above
+ * them draws the shoulders coming up toward it and away from the knees (0.18 -> 0.46 leg lengths
+ * from the feet, 2 m up and 3 m away), and the crunch read as its opposite.
+ */
+export function shoulderToKnee(f: FrameCtx): number {
+  const sh = pairPoint3(f, 'shoulder'), kn = pairPoint3(f, 'knee');
+  return sh && kn && f.legLen > 0 ? dist3(sh, kn) / f.legLen : NaN;
+}
+
+/**
+ * tan 25 deg (view.ts END_ON's): how far out of the picture, away from the camera, the line from the
+ * feet to the hips must point for a body filmed from its feet to read lying. A standing body's legs
+ * point toward a camera above the hips and at most 19 deg away from one on the floor.
+ */
+const LEGS_AWAY = Math.tan((25 * Math.PI) / 180);
+
+/**
+ * Lying down or reclined: the hips are not high over the ankles in the picture (nobody standing),
+ * or the legs point away from the camera (view.ts bodyLine3d, the model's depth): filmed from the
+ * feet by a phone above them, 2 m up and 1.5 m away, the hips beyond the feet are drawn a whole
+ * leg above them, and the gate read no frame of the crunch's top.
+ */
 function onBack(f: FrameCtx): boolean {
   const hip = pairPoint(f.p, 'hip'), ankle = pairPoint(f.p, 'ankle'), sh = pairPoint(f.p, 'shoulder');
   if (!hip || !sh) return false;
-  return !ankle || !(f.legLen > 0) || (ankle.y - hip.y) / f.legLen < 0.6;
+  if (!ankle || !(f.legLen > 0) || (ankle.y - hip.y) / f.legLen < 0.6) return true;
+  const line = bodyLine3d(f);
+  return !!line && awayFromCamera(line.foot, line.hip) > LEGS_AWAY;
 }
 
 export const crunch: ExerciseDef = {
