@@ -10,8 +10,8 @@ import type { Keypoint, PoseFrame } from '../../src/analysis/pose.js';
 import { seededRandom } from '../../bench/support/random.js';
 import { series } from './synthetic.js';
 import { film, UNITS_PER_M } from './camera.js';
-import { body, type Joints, type V3 } from './figure3d.js';
-import { moves } from './catalog-moves.js';
+import { body, FORE, SHIN, THIGH, TORSO, UPPER, type Joints, type V3 } from './figure3d.js';
+import { middle, moves } from './catalog-moves.js';
 import { lungeAt, sideLungeAt } from './first-nine-demos.js';
 
 /** A phone's frame rate after the engine's sampling. */
@@ -77,6 +77,51 @@ function bridge(u: number, depth: number): Joints {
   return j;
 }
 
+const lerp = (a: V3, b: V3, t: number): V3 => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
+
+/**
+ * A burpee as it is done: a squat down, the torso tipping forward and the arms hanging until the
+ * hands reach the floor just in front of the feet (the first half), then the hands planted there
+ * while the feet jump back to a straight-arm plank (the second half), and the same back. Done to
+ * `depth`, the feet go that share of the way back. catalog-moves' burpee tips the whole straight
+ * body 78 deg forward about the ankles, the shoulders landing 1.4 m in front of the feet: filmed
+ * from 1.5 m in front they pass under the phone (14 of 7 counted from 2 m up, 0 from the floor),
+ * which no burpee does.
+ */
+function burpee(u: number, depth: number): Joints {
+  const d = u * depth;
+  const s = Math.min(1, d / 0.5);
+  const squat = body({ kneeBend: 140 * s, tilt: 60 * s, ...both({ raise: 10 * s, plane: 0 }) });
+  if (d <= 0.5) return squat;
+  const v = (d - 0.5) / 0.5;
+  const low = body({ kneeBend: 140, tilt: 60, ...both({ raise: 10, plane: 0 }) });
+  const out: Joints = {};
+  const neck0 = lerp(low.leftShoulder!, low.rightShoulder!, 0.5);
+  for (const side of [1, -1] as const) {
+    const n = side === 1 ? 'left' : 'right';
+    const wrist: V3 = [low[`${n}Wrist`]![0], Math.max(5, low[`${n}Wrist`]![1]), low[`${n}Wrist`]![2]];
+    // The plank: shoulders over the hands on straight arms, the body straight from them to the
+    // feet (the torso's and the legs' own lengths along one line down to the floor).
+    const shP: V3 = [side * 60, wrist[1] + UPPER + FORE - 5, wrist[2] - 10];
+    const fall = (shP[1] - 5) / (TORSO + THIGH + SHIN), run = Math.sqrt(1 - fall * fall);
+    const along = (k: number, x: number): V3 => [x, shP[1] - fall * k, shP[2] - run * k];
+    const sh = lerp(low[`${n}Shoulder`]!, shP, v);
+    // The hips rise with the jump (the knees, tucked under them, then clear the floor).
+    const hip = lerp(low[`${n}Hip`]!, along(TORSO, side * 35), v);
+    hip[1] += 50 * Math.sin(Math.PI * v);
+    // The feet leave the floor on the way (a jump back), clear of it by up to 13 cm.
+    const ankle = lerp(low[`${n}Ankle`]!, along(TORSO + THIGH + SHIN, side * 40), v);
+    ankle[1] += 30 * Math.sin(Math.PI * v);
+    Object.assign(out, {
+      [`${n}Shoulder`]: sh, [`${n}Wrist`]: wrist, [`${n}Elbow`]: middle(sh, wrist, UPPER, FORE, [0, 0, -1]),
+      [`${n}Hip`]: hip, [`${n}Ankle`]: ankle, [`${n}Knee`]: middle(hip, ankle, THIGH, SHIN, [0, ankle[2] - hip[2], hip[1] - ankle[1]]),
+    });
+  }
+  const neck = lerp(out.leftShoulder!, out.rightShoulder!, 0.5);
+  for (const k of ['nose', 'leftEye', 'rightEye', 'leftEar', 'rightEar'] as const) out[k] = [low[k]![0] + neck[0] - neck0[0], low[k]![1] + neck[1] - neck0[1], low[k]![2] + neck[2] - neck0[2]];
+  return out;
+}
+
 /** The body mirrored left for right (x negated, the sides' names swapped). */
 function mirrored(j: Joints): Joints {
   const out: Joints = {};
@@ -102,6 +147,7 @@ export function movementOf(id: string, depth = 1): (u: number) => Joints {
   if (!m) throw new Error(`no movement for ${id}`);
   if (id === 'calf-raise') return (u) => planted(m(u, depth));
   if (id === 'glute-bridge') return (u) => bridge(u, depth);
+  if (id === 'burpee') return (u) => burpee(u, depth);
   // A lunge and a side lunge as they are done (first-nine-demos.ts): catalog-moves' lunge and side
   // lunge are a squat's body, both knees bending alike with the feet side by side, which from the
   // front or behind is a squat, not a lunge. Here the lunge is a split stance, the front shin

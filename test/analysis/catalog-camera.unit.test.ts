@@ -192,3 +192,7 @@ test('lying still on the back filmed from the feet or the side counts no crunch,
     assert.equal(squats.result.repetitions.filter((r) => r.is_valid_rep).length, 0, `squats, yaw ${yaw} h ${height}`);
   }
 });
+
+test.skip('known miss: a burpee filmed from behind or the rear diagonal by a phone 1-2 m up and 1.5 m away counts each rep twice (14 of 7, 24 of 12 in the sweep): the feet jump back toward the phone, which draws them a whole leg lower in the picture, so the shoulders\' height over the ankles reads standing again in the plank (1.47 standing, 0.82 squatting, 1.84 in the plank, from behind 2 m up). The shoulders\' drop from their own standing level reads the plank low throughout (0.73 leg lengths), but foreshortened to 0.68 of the signal\'s full scale there: taken alone or as the deeper of the two, a rep would read short and count 0', () => {
+  assert.equal(countOn('burpee', { yaw: 180, height: 2, away: 1.5 }, clean(6)).count, 6);
+});
