@@ -8,7 +8,12 @@
 // exact per yaw, and how often the clip's view is named as the camera's yaw band (20n's bands;
 // view naming is view.ts's: reported only).
 //
-//   npx tsx bench/camera-sweep.ts [--only id,id] [--misses] [--seed N]
+//   npx tsx bench/camera-sweep.ts [--only id,id] [--misses] [--seed N] [--phone]
+//
+// --phone films each set with a phone's camera (camera.ts Phone, issue 20x) instead of the default
+// one (the person 0.6 of a 640 x 640 picture, centred): 60-75 deg across the long side, portrait or
+// landscape, the body up to half-way to the picture's side edges and 0.3 of the way to the top and
+// bottom, drawn per set from a generator of its own (the takes are the same as without it).
 //
 // --misses lists every miss (exercise, camera, take, counted). Seeded: the same code prints the
 // same figures. Without --seed, the takes every fix up to stop 34 was found on (one fixed seed per
@@ -18,6 +23,7 @@
 import { exercises } from '../src/analysis/rules/index.js';
 import { seededRandom } from './support/random.js';
 import { buildOf, countOn, outside, type PhoneTake } from '../test/analysis/camera-sets.js';
+import { phoneCamera, phoneFocal, type Phone } from '../test/analysis/camera.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -26,6 +32,7 @@ const showMisses = args.includes('--misses');
 const seedArg = opt('--seed');
 const seed = seedArg === undefined ? undefined : Number(seedArg);
 if (seed !== undefined && !Number.isInteger(seed)) throw new Error(`--seed takes an integer, not ${seedArg}`);
+const phones = args.includes('--phone');
 
 const YAWS = [0, 45, 90, 135, 180, -45, -90];
 const HEIGHTS = [0.3, 1.0, 2.0];
@@ -52,6 +59,13 @@ function takeOf(r: () => number): PhoneTake {
   return { reps, period, pause, noise, lost, crop, seed: Math.floor(r() * 2 ** 31) };
 }
 
+/** A phone drawn at random: its lens, the picture's way round, and where in it the body stands. */
+function phoneOf(r: () => number): Phone {
+  const p = phoneCamera(60 + 15 * r(), r() < 0.5), f = phoneFocal(p);
+  const across = (Math.atan(p.width / 2 / f) * 180) / Math.PI, up = (Math.atan(p.height / 2 / f) * 180) / Math.PI;
+  return { ...p, turn: [(r() - 0.5) * across, (r() - 0.5) * 0.6 * up] };
+}
+
 interface Row { id: string; n: number; exact: number; within: number; viewRight: number; viewN: number; byYaw: Map<number, [number, number]> }
 
 const ids = only ?? [...exercises.map((e) => e.id), ...Object.keys(outside)];
@@ -62,10 +76,11 @@ const t0 = performance.now();
 for (const id of ids) {
   const row: Row = { id, n: 0, exact: 0, within: 0, viewRight: 0, viewN: 0, byYaw: new Map() };
   const master = seededRandom(seed === undefined ? seedOf(id) : seedOf(id) ^ Math.imul(seed + 1, 0x9e3779b1));
+  const lens = seededRandom((seed === undefined ? seedOf(id) : seedOf(id) ^ Math.imul(seed + 1, 0x9e3779b1)) + 1);
   for (const yaw of YAWS) for (const height of HEIGHTS) for (const away of AWAY) {
     const t = takeOf(master), depth = 0.85 + 0.15 * master();
     const build = seed === undefined ? undefined : buildOf(master);
-    const { count, view } = countOn(id, { yaw, height, away }, t, depth, build);
+    const { count, view } = countOn(id, { yaw, height, away, ...(phones ? { phone: phoneOf(lens) } : {}) }, t, depth, build);
     row.n++;
     if (count === t.reps) row.exact++;
     if (Math.abs(count - t.reps) <= 1) row.within++;

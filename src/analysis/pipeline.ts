@@ -269,8 +269,8 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   // Which way the person faces is read once, over every frame of the clip, whatever was counted
   // (view.ts facingOver).
   const facing = facingOver(ctx);
-  const repViews = attempts.map((a) => estimateView(ctx.slice(a.start, a.end + 1), facing));
-  const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx, facing), repViews);
+  const repViews = attempts.map((a) => estimateView(ctx.slice(a.start, a.end + 1), facing, picture));
+  const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx, facing, picture), repViews);
   const setDurationsS = attempts.filter((a) => a.valid).map((a) => (ctx[a.end]!.t - ctx[a.start]!.t) / 1000);
   const setPeaks = attempts.filter((a) => a.valid).map((a) => a.peakProgress);
   const judgedOn: RepView[] = [];

@@ -23,7 +23,7 @@
 // Lying or in a plank, the shoulders' overlap tells side from diagonal (lyingSpan).
 // Lying is read in the picture (the shoulders not above the hips) and, for a body filmed from its
 // feet whose foreshortened torso stands above its hips there, from the model's depth (lyingByDepth).
-import type { CameraAngle, FormRule, FrameCtx } from './exercise.js';
+import type { CameraAngle, FormRule, FrameCtx, Picture } from './exercise.js';
 import { KP, Z_SCALE, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
 
@@ -39,8 +39,13 @@ const SQUARE_ON_SPAN = 0.7;
 const SQUARE_ON_SPAN_TORSO = 0.66;
 const deg = (r: number) => (r * 180) / Math.PI;
 
-/** The shoulder span this person would show square-on, pixels: the longer of the two estimates. */
-const squareOnSpan = (f: FrameCtx) => Math.max(SQUARE_ON_SPAN * f.armLen, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
+/**
+ * The shoulder span this person would show square-on, pixels: the longer of the two estimates, or
+ * the one known. An arm whose wrist is unseen has no length (NaN), and Math.max with NaN is NaN: a
+ * phone 1.5 m from a press, its hands overhead out of the picture, left the shoulders' order unread
+ * and a view from behind named front or diagonal (issue 20x).
+ */
+const squareOnSpan = (f: FrameCtx) => Math.max(f.armLen > 0 ? SQUARE_ON_SPAN * f.armLen : 0, f.torsoLen > 0 ? SQUARE_ON_SPAN_TORSO * f.torsoLen : 0);
 
 /**
  * Yaw of the segment a-b to the image plane from depth, degrees 0-90; NaN without depth. The
@@ -246,10 +251,21 @@ export function facing(f: FrameCtx): number {
   return face < 0.1 && Math.max(le.score, re.score) >= VISIBLE ? -1 : 0;
 }
 
-/** Visibility of the less visible elbow: low when the far arm is hidden, as seen side-on. */
-export function farElbowVisibility(f: FrameCtx): number {
-  return Math.min(f.p[KP.leftElbow]!.score, f.p[KP.rightElbow]!.score);
+/**
+ * Visibility of the less visible elbow: low when the far arm is hidden, as seen side-on. NaN when
+ * the picture's size is known and either elbow lies outside it (issue 20x): an elbow the frame cuts
+ * off is not hidden behind the body, whatever score the model gives it (a phone 1.5 m from a
+ * standing body, landscape, cuts off the head and the arms overhead; the phone sweep named 58% of
+ * its cameras with an elbow out of the picture side-on, on the far elbow's low score).
+ */
+export function farElbowVisibility(f: FrameCtx, picture?: Picture): number {
+  const l = f.p[KP.leftElbow]!, r = f.p[KP.rightElbow]!;
+  if (picture && !(inside(l, picture) && inside(r, picture))) return NaN;
+  return Math.min(l.score, r.score);
 }
+
+/** The keypoint lies inside the picture (rules/in-picture.ts inPicture reads a rep's). */
+const inside = (k: Keypoint, pic: Picture) => k.x >= 0 && k.y >= 0 && k.x <= pic.width && k.y <= pic.height;
 
 /**
  * Angle from the medians over the clip: yaw (degrees), facing (-1 away .. 1 toward the camera),
@@ -440,9 +456,10 @@ const BACK_SPAN = 0.35;
 
 /**
  * The camera angle over the frames that matter (those in reps when there are any); `clip`, for
- * one rep's frames, is which way the person faces over the whole clip (facingOver).
+ * one rep's frames, is which way the person faces over the whole clip (facingOver); `picture`, the
+ * video's size when known (joints outside it say nothing of what the body hides).
  */
-export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = facingOver(frames)): ViewAngle | 'unknown' {
+export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = facingOver(frames), picture?: Picture): ViewAngle | 'unknown' {
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   if (lyingSpan(frames) < SIDE_ON_SPAN) return 'side';
   // Shoulders that overlap almost completely, upright, are side-on whatever the far elbow shows:
@@ -451,7 +468,7 @@ export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = fac
   // The yaw as a level camera would read it: a camera above or below the shoulders reads it short.
   const yaw = levelYaw(med(yawOf), cameraPitch(frames));
   if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= SIDE_YAW) return 'side';
-  return classifyYaw(yaw, med(facing), med(farElbowVisibility), med(signedSpan), med(signedHipSpan), clip);
+  return classifyYaw(yaw, med(facing), med((f) => farElbowVisibility(f, picture)), med(signedSpan), med(signedHipSpan), clip);
 }
 
 /**

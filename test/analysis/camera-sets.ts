@@ -9,7 +9,7 @@ import { exercises } from '../../src/analysis/rules/index.js';
 import type { Keypoint, PoseFrame } from '../../src/analysis/pose.js';
 import { seededRandom } from '../../bench/support/random.js';
 import { series } from './synthetic.js';
-import { film, UNITS_PER_M } from './camera.js';
+import { film, pxPerUnit, UNITS_PER_M, type Phone } from './camera.js';
 import { body, FORE, SHIN, THIGH, TORSO, UPPER, type Joints, type V3 } from './figure3d.js';
 import { middle, moves } from './catalog-moves.js';
 import { lungeAt, sideLungeAt } from './first-nine-demos.js';
@@ -169,6 +169,8 @@ export interface PhoneCam {
   height: number;
   /** Metres along the floor from what it aims at. */
   away: number;
+  /** A phone's camera (camera.ts Phone: its field of view, picture and turn off the body) instead of the default 640 x 640 one. */
+  phone?: Phone;
 }
 
 export interface PhoneTake {
@@ -211,14 +213,19 @@ export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake, 
   const pitch = (Math.atan2(cam.height - aimH, cam.away) * 180) / Math.PI;
   const distance = Math.hypot(cam.height - aimH, cam.away);
   const u = progressAt(t, alternating);
-  return series(FPS, LEAD + t.reps * (t.period + t.pause) + TAIL, (s) => film(pose(u(s)), { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}) }).map((k): Keypoint => {
+  const camera = { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}), ...(cam.phone ? { phone: cam.phone } : {}) };
+  const [w, h] = cam.phone ? [cam.phone.width, cam.phone.height] : [640, 640];
+  // The noise is the model's, in the person's own size: a phone's person is not 0.6 of the picture.
+  const noise = cam.phone ? (t.noise * pxPerUnit(camera)) / pxPerUnit({ yaw: 0, pitch: 0, distance: 1 }) : t.noise;
+  const frames = series(FPS, LEAD + t.reps * (t.period + t.pause) + TAIL, (s) => film(pose(u(s)), camera).map((k): Keypoint => {
     const lost = r() < t.lost;
-    const x = k.x + (r() - 0.5) * 2 * t.noise, y = k.y + (r() - 0.5) * 2 * t.noise, z = (k.z ?? 0) + (r() - 0.5) * 4 * t.noise;
+    const x = k.x + (r() - 0.5) * 2 * noise, y = k.y + (r() - 0.5) * 2 * noise, z = (k.z ?? 0) + (r() - 0.5) * 4 * noise;
     // Out of the picture the model still places a joint, with a low score.
-    const out = x < 0 || x > 640 || y < 0 || y > 640
-      || (t.crop === 'feet' && y > 470) || (t.crop === 'top' && y < 140);
+    const out = x < 0 || x > w || y < 0 || y > h
+      || (t.crop === 'feet' && y > (470 / 640) * h) || (t.crop === 'top' && y < (140 / 640) * h);
     return { x, y, z, score: lost || out ? Math.min(k.score, 0.1) : k.score };
   }));
+  return cam.phone ? frames.map((f) => ({ ...f, width: w, height: h })) : frames;
 }
 
 /**
@@ -291,6 +298,8 @@ export function proportioned(pose: (u: number) => Joints, b: Build, alternating 
 /** Valid repetitions counted on the set, and the clip's view; with `build`, done by a body of those proportions. */
 export function countOn(id: string, cam: PhoneCam, t: PhoneTake, depth = 1, build?: Build) {
   const alt = ALTERNATING.has(id), move = movementOf(id, depth);
-  const out = analyzePoses(defOf(id), shoot(build ? proportioned(move, build, alt) : move, cam, t, alt), FPS);
+  // A phone's picture size is given as the pipeline gives a video's (index.ts).
+  const picture = cam.phone ? { width: cam.phone.width, height: cam.phone.height } : undefined;
+  const out = analyzePoses(defOf(id), shoot(build ? proportioned(move, build, alt) : move, cam, t, alt), FPS, picture);
   return { count: out.result.repetitions.filter((x) => x.is_valid_rep).length, attempts: out.result.repetitions.length, view: out.view, out };
 }

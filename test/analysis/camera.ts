@@ -24,6 +24,47 @@ export interface Camera {
   zScale?: number;
   /** The point the camera looks at (default: the standing hips' midpoint), for a body on the floor. */
   aim?: V3;
+  /**
+   * A phone's camera instead of the default (a 640 x 640 picture whose focal length grows with the
+   * distance, so the person fills 0.6 of it, centred on `aim`): a fixed field of view, a real
+   * picture size, and the phone turned off `aim` (the person off-centre, partly out of the picture
+   * up close). `yaw`, `pitch` and `distance` still place the phone round `aim`.
+   */
+  phone?: Phone;
+}
+
+/** A phone's main camera (issue 20x). */
+export interface Phone {
+  /** Degrees the picture spans across its long side: a phone's main camera (about 26 mm equivalent) 65-70. */
+  fov: number;
+  /** The picture, pixels: portrait 1080 x 1920, landscape 1920 x 1080. */
+  width: number;
+  height: number;
+  /**
+   * Degrees the phone's optical axis is turned off the line of sight to `aim`: [to the picture's
+   * right, up]. [20, 0] puts `aim` 20 deg left of the picture's centre. Default [0, 0].
+   */
+  turn?: readonly [number, number];
+  /**
+   * What the depth channel is measured along: `ray`, the line of sight to the hips (default:
+   * BlazePose reads depth from a crop round the person, which cannot show where in the picture the
+   * crop was, so its depth is the crop's, as a camera aimed at the person would see it), or `axis`,
+   * the phone's optical axis (the camera frame's own depth). Either way in the picture's x scale at the hips.
+   */
+  depth?: 'ray' | 'axis';
+}
+
+/** A phone's main camera at 67 deg across the long side, portrait or landscape (1080 x 1920). */
+export const phoneCamera = (fov = 67, portrait = true, turn: readonly [number, number] = [0, 0]): Phone =>
+  ({ fov, width: portrait ? 1080 : 1920, height: portrait ? 1920 : 1080, turn });
+
+/** The phone's focal length, pixels. */
+export const phoneFocal = (p: Phone) => Math.max(p.width, p.height) / 2 / Math.tan(rad(p.fov / 2));
+
+/** Pixels per figure3d unit at `aim` (the default camera: 0.96 at any distance). */
+export function pxPerUnit(cam: Camera): number {
+  const out = cam.distance * UNITS_PER_M;
+  return cam.phone ? phoneFocal(cam.phone) / out : (640 * 0.6) / 400;
 }
 
 const rad = (d: number) => (d * Math.PI) / 180;
@@ -50,7 +91,7 @@ const STANDING_HIPS: V3 = [0, SHIN + THIGH, 0];
 
 /**
  * The joints as that camera's picture (640 x 640, the person about 0.6 of its height at any
- * distance). Side-on the far leg and arm are hidden behind the body, with the low visibility
+ * distance; with `phone`, that phone's picture, joints outside it at a score of 0.1). Side-on the far leg and arm are hidden behind the body, with the low visibility
  * BlazePose gives them (its far shoulder and hip stay as visible as the near ones); from behind
  * the face is hidden.
  */
@@ -59,13 +100,29 @@ export function film(j: Joints, cam: Camera): Keypoint[] {
   const AIM = cam.aim ?? STANDING_HIPS;
   const h: V3 = [-Math.sin(rad(cam.yaw)), 0, Math.cos(rad(cam.yaw))];
   const eye: V3 = [AIM[0] + out * h[0] * Math.cos(rad(cam.pitch)), AIM[1] + out * Math.sin(rad(cam.pitch)), AIM[2] + out * h[2] * Math.cos(rad(cam.pitch))];
-  const fwd = unit(sub(AIM, eye));
+  const sight = unit(sub(AIM, eye));
+  let fwd = sight;
+  const phone = cam.phone;
+  if (phone && phone.turn) {
+    // Turned right (about world up) then up (about the new right), off the line of sight to AIM.
+    const [tr, tu] = phone.turn.map(rad) as [number, number];
+    const r0 = unit(cross(sight, [0, 1, 0]));
+    const yawed: V3 = [sight[0] * Math.cos(tr) + r0[0] * Math.sin(tr), sight[1], sight[2] * Math.cos(tr) + r0[2] * Math.sin(tr)];
+    const flat = Math.hypot(yawed[0], yawed[2]), el = Math.atan2(yawed[1], flat) + tu;
+    fwd = [(yawed[0] / flat) * Math.cos(el), Math.sin(el), (yawed[2] / flat) * Math.cos(el)];
+  }
   const right = unit(cross(fwd, [0, 1, 0]));
   const down = cross(fwd, right);
-  const focal = (640 * 0.6 * out) / 400;
+  const focal = phone ? phoneFocal(phone) : (640 * 0.6 * out) / 400;
+  const [cx, cy] = phone ? [phone.width / 2, phone.height / 2] : [320, 320];
   const feet = withFeet(j);
+  const hipMid: V3 | null = feet.leftHip && feet.rightHip
+    ? [(feet.leftHip[0] + feet.rightHip[0]) / 2, (feet.leftHip[1] + feet.rightHip[1]) / 2, (feet.leftHip[2] + feet.rightHip[2]) / 2] : null;
   const depthOf = (v: V3) => dot(sub(v, eye), fwd);
   const hips = feet.leftHip && feet.rightHip ? (depthOf(feet.leftHip) + depthOf(feet.rightHip)) / 2 : out;
+  // The depth channel's direction: the optical axis, or (a phone, by default) the line of sight to the hips.
+  const zDir = phone && phone.depth !== 'axis' && hipMid ? unit(sub(hipMid, eye)) : fwd;
+  const zHips = hipMid ? dot(sub(hipMid, eye), zDir) : out;
   const sideOn = Math.abs(Math.sin(rad(cam.yaw))) > 0.7;
   const kps: Keypoint[] = new Array(KP_COUNT);
   for (const [name, idx] of Object.entries(KP) as [keyof typeof KP, number][]) {
@@ -76,12 +133,15 @@ export function film(j: Joints, cam: Camera): Keypoint[] {
     const far = Math.sign(v[0]) * Math.sign(h[0]) < 0;
     const limb = /Elbow|Wrist|Hand|Knee|Ankle|Heel|Toe/.test(name);
     const faceHidden = Math.cos(rad(cam.yaw)) < -0.3 && (name === 'nose' || name.endsWith('Eye'));
-    const score = faceHidden ? 0.05 : sideOn && far && limb ? 0.3 : 0.95;
+    let score = faceHidden ? 0.05 : sideOn && far && limb ? 0.3 : 0.95;
+    const x = cx + (focal * dot(rel, right)) / depth, y = cy + (focal * dot(rel, down)) / depth;
+    // Out of a phone's picture (or behind it) the model still places a joint, with a low score.
+    if (phone && (depth <= 0 || x < 0 || x > phone.width || y < 0 || y > phone.height)) score = Math.min(score, 0.1);
     kps[idx] = {
-      x: 320 + (focal * dot(rel, right)) / depth,
-      y: 320 + (focal * dot(rel, down)) / depth,
+      x,
+      y,
       score,
-      z: ((cam.zScale ?? Z_SCALE) * focal * (depth - hips)) / hips,
+      z: phone ? ((cam.zScale ?? Z_SCALE) * focal * (dot(rel, zDir) - zHips)) / hips : ((cam.zScale ?? Z_SCALE) * focal * (depth - hips)) / hips,
     };
   }
   return kps;

@@ -4,14 +4,17 @@
 // from every 10 deg round them, pitched -20 to +40 deg, from 1.5, 2.5, 3.5 and 5 m, with the camera
 // 0.3-2 m off the floor (where a phone is), and counts the cameras view.ts names outside the band
 // their true yaw falls in. Run it alone to print the misses per body:
-//   node --import tsx test/analysis/view-sweep.ts [--rows]
+//   node --import tsx test/analysis/view-sweep.ts [--rows] [--phone]
+// --phone films every camera with each of sweepPhones' phones instead (camera.ts `phone`: a fixed
+// field of view, a real picture, the body off-centre), 18 times as many cameras.
 // view-sweep.unit.test.ts holds the counts to their ceilings.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildContext } from '../../src/analysis/exercise.js';
 import { estimateView, type ViewAngle } from '../../src/analysis/view.js';
+import { KP } from '../../src/analysis/pose.js';
 import { body, pitch, shift, THIGH, TORSO, type Joints, type V3 } from './figure3d.js';
-import { film, UNITS_PER_M } from './camera.js';
+import { film, phoneCamera, phoneFocal, UNITS_PER_M, type Phone } from './camera.js';
 import { series } from './synthetic.js';
 
 export interface SweepBody {
@@ -96,13 +99,36 @@ export function expectedView(yaw: number, lying: boolean): ViewAngle | null {
   return null;
 }
 
-export interface SweepMiss { body: string; yaw: number; pitch: number; distance: number; expected: ViewAngle; named: string }
+export interface SweepMiss { body: string; yaw: number; pitch: number; distance: number; expected: ViewAngle; named: string; phone?: string }
 
-/** Every camera of the sweep on one body: the cameras judged and those named wrong. */
-export function sweep(name: string): { judged: number; misses: SweepMiss[] } {
+/**
+ * The phones of the phone sweep (issue 20x): 60, 67 and 75 deg across the long side, portrait and
+ * landscape, each aimed at the body (`aim` at the picture's centre) and turned off it: `aim` half-way
+ * to the picture's right edge and 0.3 of the way up, and the same to the left and down.
+ */
+export function sweepPhones(): { label: string; phone: Phone }[] {
+  const out: { label: string; phone: Phone }[] = [];
+  for (const fov of [60, 67, 75]) {
+    for (const portrait of [true, false]) {
+      const p = phoneCamera(fov, portrait), f = phoneFocal(p);
+      const across = (Math.atan(p.width / 2 / f) * 180) / Math.PI, up = (Math.atan(p.height / 2 / f) * 180) / Math.PI;
+      for (const [a, b] of [[0, 0], [-0.5, -0.3], [0.5, 0.3]] as const) {
+        out.push({ label: `${fov} deg ${portrait ? 'portrait' : 'landscape'} turn ${a} ${b}`, phone: { ...p, turn: [a * across, b * up] } });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Every camera of the sweep on one body: the cameras judged and those named wrong (`phone`: filmed
+ * by that phone, the picture's size given to estimateView as the pipeline gives it; `cut`: its
+ * cameras whose picture cuts off a shoulder or a hip, not judged).
+ */
+export function sweep(name: string, phone?: Phone, label?: string): { judged: number; misses: SweepMiss[]; cut: number } {
   const b = sweepBodies[name]!;
   const misses: SweepMiss[] = [];
-  let judged = 0;
+  let judged = 0, cut = 0;
   for (let yaw = 0; yaw < 360; yaw += 10) {
     const expected = expectedView(yaw, b.lying);
     if (!expected) continue;
@@ -110,23 +136,39 @@ export function sweep(name: string): { judged: number; misses: SweepMiss[] } {
       for (const distance of [1.5, 2.5, 3.5, 5]) {
         const height = b.aim[1] / UNITS_PER_M + distance * Math.sin((down * Math.PI) / 180);
         if (height < 0.3 || height > 2) continue;
+        const poses = series(12, 1, (t) => film(b.at(t), { yaw, pitch: down, distance, aim: b.aim, ...(phone ? { phone } : {}) }));
+        // Every view cue reads the torso: a phone so near (or turned so far) that a shoulder or a
+        // hip leaves its picture on any frame films the legs or the head, not the body's turn.
+        if (phone && poses.some((p) => TORSO_KP.some((i) => p.keypoints[i]!.score <= 0.1))) { cut++; continue; }
         judged++;
-        const frames = buildContext(series(12, 1, (t) => film(b.at(t), { yaw, pitch: down, distance, aim: b.aim })), 12);
-        const named = estimateView(frames);
-        if (named !== expected) misses.push({ body: name, yaw, pitch: down, distance, expected, named });
+        const frames = buildContext(poses, 12);
+        const named = estimateView(frames, undefined, phone ? { width: phone.width, height: phone.height } : undefined);
+        if (named !== expected) misses.push({ body: name, yaw, pitch: down, distance, expected, named, ...(label ? { phone: label } : {}) });
       }
     }
   }
-  return { judged, misses };
+  return { judged, misses, cut };
 }
 
+/** The torso's keypoints: shoulders and hips. */
+const TORSO_KP = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip];
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  let all = 0, wrong = 0;
+  const phones = process.argv.includes('--phone') ? sweepPhones() : [{ label: '', phone: undefined }];
+  let all = 0, wrong = 0, cutAll = 0;
+  const byPhone = new Map<string, [number, number]>();
   for (const name of Object.keys(sweepBodies)) {
-    const { judged, misses } = sweep(name);
-    all += judged; wrong += misses.length;
-    console.log(`${name}: ${misses.length} of ${judged} wrong`);
-    if (process.argv.includes('--rows')) for (const m of misses) console.log(`  yaw ${m.yaw} pitch ${m.pitch} ${m.distance} m: ${m.named} (${m.expected})`);
+    let bodyAll = 0, bodyWrong = 0;
+    for (const { label, phone } of phones) {
+      const { judged, misses, cut } = sweep(name, phone, label || undefined);
+      bodyAll += judged; bodyWrong += misses.length; cutAll += cut;
+      const [w, n] = byPhone.get(label) ?? [0, 0];
+      byPhone.set(label, [w + misses.length, n + judged]);
+      if (process.argv.includes('--rows')) for (const m of misses) console.log(`  ${m.phone ? `${m.phone}: ` : ''}yaw ${m.yaw} pitch ${m.pitch} ${m.distance} m: ${m.named} (${m.expected})`);
+    }
+    all += bodyAll; wrong += bodyWrong;
+    console.log(`${name}: ${bodyWrong} of ${bodyAll} wrong`);
   }
-  console.log(`all: ${wrong} of ${all} wrong`);
+  if (phones.length > 1) for (const [label, [w, n]] of byPhone) console.log(`${label}: ${w} of ${n} wrong`);
+  console.log(`all: ${wrong} of ${all} wrong${cutAll ? ` (${cutAll} cameras with the torso cut off not judged)` : ''}`);
 }

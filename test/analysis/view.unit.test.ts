@@ -7,10 +7,10 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, Z_SCALE, type Keypoint } from '../../src/analysis/pose.js';
-import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, judgedFrom, levelYaw, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
+import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, farElbowVisibility, judgedFrom, levelYaw, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { mirrored, series } from './synthetic.js';
-import { film } from './camera.js';
+import { film, phoneCamera } from './camera.js';
 import { sweepBodies } from './view-sweep.js';
 import { quantile } from '../../src/analysis/signals.js';
 
@@ -466,4 +466,41 @@ test('upright bodies filmed from behind from a phone on the floor stay back view
       assert.equal(estimateView(frames), 'back', `${name}, yaw ${yaw}, pitch ${down}, ${distance} m`);
     }
   }
+});
+
+test('a phone 1.5 m from a press cuts off an elbow: the far elbow\'s cue is not read from outside the picture', () => {
+  // A phone's fixed lens (67 deg across the long side) 1.5 m from a press: the arms overhead leave
+  // the top of the picture, and the model's low score for an elbow it cannot see read as the far
+  // elbow hidden behind the body, so each of these cameras was named side (issue 20x).
+  const { at, aim } = sweepBodies.press!;
+  const named = (portrait: boolean, yaw: number, down: number) => {
+    const phone = phoneCamera(67, portrait), picture = { width: phone.width, height: phone.height };
+    const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance: 1.5, aim, phone })), 12);
+    assert.ok(frames.some((f) => Number.isNaN(farElbowVisibility(f, picture))), `an elbow leaves the picture, yaw ${yaw}, pitch ${down}`);
+    return estimateView(frames, undefined, picture);
+  };
+  for (const [yaw, down] of [[50, 0], [60, 0], [300, 0], [310, 0], [40, 10], [50, 10], [60, 10], [300, 10], [310, 10], [320, 10]] as const) {
+    assert.equal(named(true, yaw, down), 'diagonal', `portrait, yaw ${yaw}, pitch ${down}`);
+  }
+  for (const yaw of [140, 220]) assert.equal(named(true, yaw, 40), 'back', `portrait, yaw ${yaw}, pitch 40`);
+  for (const down of [-10, 0]) assert.equal(named(false, 0, down), 'front', `landscape, yaw 0, pitch ${down}`);
+});
+
+test('far elbow visibility: an elbow outside the picture reads nothing; unknown picture, the score as before', () => {
+  const kps: Keypoint[] = Array.from({ length: 23 }, () => ({ x: 100, y: 100, score: 0.9 }));
+  kps[KP.leftElbow] = { x: 120, y: -30, score: 0.1 };
+  const [f] = buildContext([{ timeMs: 0, width: 640, height: 480, keypoints: kps }], FPS);
+  assert.ok(Number.isNaN(farElbowVisibility(f!, { width: 640, height: 480 })));
+  assert.equal(farElbowVisibility(f!), 0.1);
+  kps[KP.leftElbow] = { x: 120, y: 30, score: 0.1 };
+  const [g] = buildContext([{ timeMs: 0, width: 640, height: 480, keypoints: kps }], FPS);
+  assert.equal(farElbowVisibility(g!, { width: 640, height: 480 }), 0.1, 'inside the picture, a low score is a hidden elbow');
+});
+
+test('the shoulders\' order is read against the torso when the arm\'s length is unknown (wrists unseen)', () => {
+  // Math.max with an unknown arm length was NaN, and with it every signed span (issue 20x).
+  const back = body({ kneeBend: 20 });
+  const frames = buildContext(series(FPS, 1, () => project(back, 180).map((k, i) => (i === KP.leftWrist || i === KP.rightWrist ? { ...k, score: 0.05 } : k))), FPS);
+  assert.ok(frames.every((f) => Number.isNaN(f.armLen)), 'no arm length');
+  assert.ok(quantile(frames.map(signedSpan), 0.5) < -0.35, `read ${quantile(frames.map(signedSpan), 0.5)}`);
 });
