@@ -5,11 +5,18 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { pairPoint, quantile } from '../signals.js';
 import { bodyLine, extreme, repSide, round, torsoLean, rule } from './common.js';
+import { perFrame, rollingLevel, storePerFrame } from './body.js';
 
 /** Shoulders above the lower of the ankles, in leg lengths. */
 export function shoulderHeight(f: FrameCtx): number {
   const sh = pairPoint(f.p, 'shoulder'), an = pairPoint(f.p, 'ankle');
   return sh && an && f.legLen > 0 ? (an.y - sh.y) / f.legLen : NaN;
+}
+
+/** The shoulders' height in the picture, in leg lengths down from its top (larger = lower). */
+export function shoulderLevel(f: FrameCtx): number {
+  const sh = pairPoint(f.p, 'shoulder');
+  return sh && f.legLen > 0 ? sh.y / f.legLen : NaN;
 }
 
 export const burpee: ExerciseDef = {
@@ -19,9 +26,21 @@ export const burpee: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side so the plank line and the jump are visible; a front view still counts the reps.',
   filmingAdvice: 'Place the camera 3-4 m away at hip height, side-on, with room for the plank and the jump in frame.',
-  signal: 'shoulder height above the ankles, in leg lengths, from standing (0) down to the plank (1)',
-  calibrate: (frames) => ({ standing: quantile(frames.map(shoulderHeight), 0.9) || 1.5 }),
-  progress: (f, cal) => (cal.standing! - shoulderHeight(f)) / Math.max(0.6, cal.standing! - 0.4),
+  signal: 'shoulder height above the ankles, in leg lengths, from standing (0) down to the plank (1), or the shoulders\' drop from the standing level of the surrounding seconds where that reads deeper',
+  calibrate: (frames) => storePerFrame({ standing: quantile(frames.map(shoulderHeight), 0.9) || 1.5 }, 'up', frames, rollingLevel(frames, shoulderLevel, 0.1, -Infinity, Infinity, NaN)),
+  // The deeper of the shoulders' height over the feet and their drop from the standing level of
+  // the surrounding seconds (both against the same scale). Filmed from behind or the rear diagonal
+  // by a phone 1-2 m up and 1.5 m away, the feet jumping back toward it are drawn a whole leg lower
+  // in the picture, and the height over the feet read standing again in the plank (1.47 standing,
+  // 0.82 squatting, 1.84 in the plank from behind 2 m up): two reps a burpee. The drop reads the
+  // plank low throughout; from the front the feet going away are drawn higher, and the height over
+  // them reads deeper than the drop.
+  progress: (f, cal) => {
+    const scale = Math.max(0.6, cal.standing! - 0.4);
+    const overFeet = (cal.standing! - shoulderHeight(f)) / scale;
+    const drop = (shoulderLevel(f) - perFrame(cal, 'up', f)) / scale;
+    return Number.isFinite(drop) && Number.isFinite(overFeet) ? Math.max(overFeet, drop) : overFeet;
+  },
   // Every posture belongs to a burpee; the count's own range check keeps noise out.
   gate: () => true,
   gateDescription: 'none: standing, squatting and the plank are all part of the movement',
