@@ -254,3 +254,24 @@ export async function looped(mp4Path: string, seconds: number): Promise<Buffer> 
   }
   return Buffer.from(muxer.finalize());
 }
+
+/**
+ * The MP4's video stream (stream copy) with `bytes` of H.264 filler data (NAL unit type 12, which
+ * decoders skip) added to each packet: packets the size of a high-bitrate camera's, for what a
+ * decoder holds of them, from a clip that was cheap to encode. The frames decode the same.
+ */
+export async function withFiller(mp4Path: string, bytes: number): Promise<Buffer> {
+  const { chunks, config } = await demuxAll(mp4Path);
+  const filler = Buffer.alloc(4 + bytes, 0xff);
+  filler.writeUInt32BE(bytes, 0);
+  filler[4] = 0x0c;
+  filler[filler.length - 1] = 0x80;
+  const muxer = new Mp4Muxer({});
+  muxer.addVideoTrack({ codec: config.codec, width: config.codedWidth, height: config.codedHeight, description: config.description });
+  for (const c of chunks) {
+    const data = new Uint8Array(c.byteLength);
+    c.copyTo(data);
+    muxer.addVideoChunk(new EncodedVideoChunk({ type: c.type as 'key' | 'delta', timestamp: c.timestamp, duration: c.duration ?? undefined, data: Buffer.concat([data, filler]) }));
+  }
+  return Buffer.from(muxer.finalize());
+}

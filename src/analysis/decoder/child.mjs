@@ -181,16 +181,22 @@ const FPS_PACKETS = 120;
 
 /**
  * The first FPS_PACKETS video packets, read from the demuxer without closing its iterator: `read`
- * holds them, `packets()` gives every video packet of the file, those first, then the rest.
+ * holds them, `packets()` gives every video packet of the file, those first, then the rest. With
+ * `keep` false, `read` holds only their timestamps (all `describe` reads) and `packets()` must not
+ * be used: the caller opens the file again for the packets (see `stream`).
  */
-async function readAhead(src) {
+async function readAhead(src, keep = true) {
   const it = src.demuxer[Symbol.asyncIterator]();
   const read = [];
   let ended = false;
-  while (read.length < FPS_PACKETS) {
+  let count = 0;
+  while (count < FPS_PACKETS) {
     const next = await it.next();
     if (next.done) { ended = true; break; }
-    if (next.value.chunkType === 'video' && next.value.videoChunk) read.push(next.value.videoChunk);
+    if (next.value.chunkType === 'video' && next.value.videoChunk) {
+      count++;
+      read.push(keep ? next.value.videoChunk : { timestamp: next.value.videoChunk.timestamp });
+    }
   }
   return {
     read,
@@ -249,15 +255,26 @@ async function probe(path) {
  * ~11 ms of CPU and 15-70 ms before the first frame, per video).
  */
 async function stream(path, nextLine) {
-  const src = await open(path);
-  const ahead = await readAhead(src);
+  let src = await open(path);
+  // Above full HD the packets read for the description are not kept: the file is opened again
+  // for decoding and read from its start (issue 22zb). 120 packets of a phone's 4K video are
+  // 15-20 MB (40-60 Mbit/s), in native memory until their handles are collected, and most of them
+  // were still waiting when FFmpeg's frame pool reached its size, which it keeps for the video: a
+  // 4K decoder alone peaked 8-17 MB lower without them (the same frames). The second open costs
+  // ~11 ms against ~30 ms of CPU to decode one 4K packet; at full HD and below the packets are a
+  // few MB, the peak did not move, and the one open stays.
+  const keep = src.config.codedWidth * src.config.codedHeight <= FULL_HD_PIXELS;
+  const ahead = await readAhead(src, keep);
   process.stdout.write(JSON.stringify(describe(src, ahead.read)) + '\n');
+  if (!keep) { src.demuxer.close(); gc?.(); }
   const line = await nextLine();
   if (line === null) process.exit(0); // the parent wants no frames after all
   const params = JSON.parse(line);
   if (!Array.isArray(params) || params.length !== 4 || !params.every((n) => Number.isFinite(n) && n > 0)) fail(2, 'bad decode parameters');
   const [fps, width, height, maxMs] = params;
-  await decode(src, ahead.packets(), fps, width, height, maxMs, framedFrames);
+  let packets = ahead.packets();
+  if (!keep) { src = await open(path); packets = allPackets(src); }
+  await decode(src, packets, fps, width, height, maxMs, framedFrames);
 }
 
 /** Every video packet of an opened file, in the demuxer's order. */
