@@ -196,6 +196,10 @@ async function readAhead(src, keep = true) {
     if (next.value.chunkType === 'video' && next.value.videoChunk) {
       count++;
       read.push(keep ? next.value.videoChunk : { timestamp: next.value.videoChunk.timestamp });
+      // A dropped packet's memory is freed only when its handle is collected: without this, all
+      // 120 were alive at once at the end of the read (a 4K test clip of 2 MB packets: the
+      // decoder's peak 279-362 MB against 257-287 with a collection every 8; ~4-6 ms each).
+      if (!keep && count % 8 === 0) gc?.();
     }
   }
   return {
