@@ -15,7 +15,7 @@ const unit = (a: V3): V3 => mul(a, 1 / Math.hypot(...a));
 const rad = (d: number) => (d * Math.PI) / 180;
 
 export interface Form {
-  /** Hips below the shoulder-ankle line, figure units (negative: piked above it). */
+  /** Hips below the shoulder-ankle line (from the knees: the knee-shoulder line), figure units (negative: piked above it). */
   sag?: number;
   /** Degrees the head is bent toward the floor beyond a neutral neck. */
   head?: number;
@@ -58,7 +58,8 @@ export function pushUpBody(drop: number, form: Form = {}, b: Build = FIGURE): Jo
       // from the shoulders. The knees stay put as the chest goes down.
       const reach = b.thigh + b.torso + 5, kneeY = 10, kneeZ = -Math.sqrt(reach * reach - (ARM * 0.98 - kneeY) ** 2);
       const toKnee = unit([0, kneeY - shY, kneeZ]);
-      const hip: V3 = add([side * hipHalf, shY, 0], mul(toKnee, b.torso + 5));
+      // `sag` moves the hips off the knee-shoulder line, toward the floor (negative: piked up).
+      const hip: V3 = add(add([side * hipHalf, shY, 0], mul(toKnee, b.torso + 5)), mul([0, toKnee[2], -toKnee[1]], sag));
       const knee: V3 = [side * (hipHalf + 3), kneeY, kneeZ];
       j[`${n}Hip`] = hip; j[`${n}Knee`] = knee;
       j[`${n}Ankle`] = form.knees === 'shins down' ? [side * (hipHalf + 5), 8, kneeZ - b.shin] : [side * (hipHalf + 5), kneeY + 0.8 * b.shin, kneeZ - 0.6 * b.shin];

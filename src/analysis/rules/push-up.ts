@@ -4,17 +4,42 @@
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { angleAt, averageAround, bestSide, joint, limbLengthOn, pairPoint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
-import { atPeak, bodyLine, kneeAngle, repYaw, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
+import { atPeak, belowLine, bodyLine, kneeAngle, repYaw, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
 import { repInPicture } from './in-picture.js';
 
 /**
  * Hip offset from the shoulder-ankle line in degrees, positive when sagging below it; on `side`
- * (the rep's side, see repSide) or this frame's best-seen side.
+ * (the rep's side, see repSide) or this frame's best-seen side. `to` 'knee': from the
+ * knee-shoulder line instead, the body's line when it is held up on the knees (kneesDown).
  */
-export function hipSag(f: FrameCtx, side?: Side | null): number {
-  const b = bodyLine(f, side);
-  return b ? (b.below ? b.bend : -b.bend) : NaN;
+export function hipSag(f: FrameCtx, side?: Side | null, to: 'ankle' | 'knee' = 'ankle'): number {
+  if (to === 'ankle') {
+    const b = bodyLine(f, side);
+    return b ? (b.below ? b.bend : -b.bend) : NaN;
+  }
+  const s = side ?? bestSide(f.p, ['shoulder', 'hip', 'knee']);
+  if (!s) return NaN;
+  const sh = f.p[joint(s, 'shoulder')]!, hip = f.p[joint(s, 'hip')]!, kn = f.p[joint(s, 'knee')]!;
+  if (Math.min(sh.score, hip.score, kn.score) < VISIBLE) return NaN;
+  const bend = 180 - angleAt(sh, hip, kn);
+  return belowLine(hip, sh, kn) > 0 ? bend : -bend;
+}
+
+/**
+ * How high the knee sits above the floor line drawn from the wrist to the ankle (both on the floor
+ * in a plank), in this frame's drawn shin lengths, positive above it; on `side` as hipSag. In a
+ * plank the knee is half way up from the toes to the hips, well above that line; held up on the
+ * knees it is on the floor itself: level with the line when the shins lie on the floor, below it
+ * when the feet are raised (the line then climbs to the raised ankle).
+ */
+export function kneeLift(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? bestSide(f.p, ['wrist', 'knee', 'ankle']);
+  if (!s) return NaN;
+  const wr = f.p[joint(s, 'wrist')]!, kn = f.p[joint(s, 'knee')]!, an = f.p[joint(s, 'ankle')]!;
+  if (Math.min(wr.score, kn.score, an.score) < VISIBLE) return NaN;
+  const shin = Math.hypot(kn.x - an.x, kn.y - an.y);
+  return shin > 0 ? -belowLine(kn, wr, an) / shin : NaN;
 }
 
 /**
@@ -177,6 +202,28 @@ export function headOverShoulders(rep: RepView): boolean {
  */
 export const KNEES_DOWN_AT = 158;
 
+/**
+ * Below this kneeLift (drawn shin lengths, the median over the rep) the knee is on the floor line.
+ * Synthetic knee push-ups (push-up-demos.ts, every figure3d body, side-on and from 30-60 deg
+ * diagonals on the floor to a metre up) read -0.74 to 0.07, shins down or feet raised; straight
+ * planks 0.27-0.58; a plank sagging 25 deg, its knees lowered with the hips, 0.10-0.33.
+ */
+export const KNEE_ON_FLOOR_LIFT = 0.2;
+
+/**
+ * The rep is done held up on the knees, read on `side` over the whole rep (the posture does not
+ * change from frame to frame): the leg bent at the knee at the top (the knees rule's reading,
+ * under KNEES_DOWN_AT) and the knee on the floor line, the ankle level with it or raised
+ * (kneeLift under KNEE_ON_FLOOR_LIFT). Both, so that neither a plank's soft knees in the air nor a
+ * knee drawn low by the camera alone moves the body line off the ankles. Side-on only (the
+ * callers check sideOn): from the head end a knee on the floor and hips sagging onto it look alike.
+ */
+export function kneesDown(rep: RepView, side: Side | null): boolean {
+  const bent = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1).value;
+  const lift = over(rep, (f) => kneeLift(f, side), 0.5).value;
+  return bent < KNEES_DOWN_AT && lift < KNEE_ON_FLOOR_LIFT;
+}
+
 /** From this yaw (true degrees, common.ts repYaw) on, the head's angle to the back is judged side-on. */
 export const HEAD_SIDE_YAW = 60;
 
@@ -210,7 +257,12 @@ export const pushUp: ExerciseDef = {
         // Every frame on the side facing the camera (repSide): the far side's hip and ankle are
         // the model's guess, and a side chosen frame by frame mixes the two lines.
         const side = repSide(rep);
-        const m = (f: FrameCtx) => hipSag(f, side);
+        // Held up on the knees the body's line runs from the knees to the shoulders: the shins
+        // lie on the floor or the feet are raised, and the ankles are off that line. Read from
+        // the ankles, a straight knee push-up (push-up-demos.ts) read 7-21 deg of sag shins down
+        // and 36-58 feet up (knee-push-up.unit): faulted from 7-9 of 18 cameras.
+        const to = kneesDown(rep, side) ? 'knee' : 'ankle';
+        const m = (f: FrameCtx) => hipSag(f, side, to);
         if (!seenThrough(rep, m)) return undefined;
         // A sag is held through the rep: its upper quartile ignores the odd frame.
         const sag = over(rep, m, 0.75), pike = over(rep, m, 0.5);
@@ -222,10 +274,10 @@ export const pushUp: ExerciseDef = {
         const sagAt = 12, pikeAt = 20;
         judge.pastLimit(Math.max((sag.value - sagAt) / 6, Number.isFinite(pike.value) ? (-pike.value - pikeAt) / 8 : -Infinity), 1);
         if (sag.value > sagAt) {
-          return { ...graded(sag.value - sagAt, 6, 14), evidence: sag.index, description: `The hips sagged about ${round(sag.value)} deg below the shoulder-ankle line.` };
+          return { ...graded(sag.value - sagAt, 6, 14), evidence: sag.index, description: `The hips sagged about ${round(sag.value)} deg below the shoulder-${to} line.` };
         }
         if (-pike.value > pikeAt) {
-          return { ...graded(-pike.value - pikeAt, 8, 20), evidence: pike.index, description: `The hips piked about ${round(-pike.value)} deg above the shoulder-ankle line.` };
+          return { ...graded(-pike.value - pikeAt, 8, 20), evidence: pike.index, description: `The hips piked about ${round(-pike.value)} deg above the shoulder-${to} line.` };
         }
         return null;
       },
