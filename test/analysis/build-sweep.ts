@@ -50,6 +50,7 @@ export const SWEEP: SweepCase[] = [
   pushUp('head hung', ['Head dropping'], FULL, { head: 50 }),
   pushUp('elbows flared', ['Elbows flaring'], FULL, { flare: 85, handsOut: 25 }),
   pushUp('knees, shins down', ['Knees on the floor'], FULL, { knees: 'shins down' }),
+  pushUp('knees, feet up', ['Knees on the floor'], FULL, { knees: 'feet up' }),
   lunge('clean', [], {}, ALL),
   lunge('shallow', ['Lunge depth', 'Partial repetition'], { bottom: 145 }, [60, 90, 180]),
   lunge('knee past toes', ['Front knee past the toes'], { forward: 100 }, [90]),

@@ -13,14 +13,14 @@ import { named, SWEEP } from './build-sweep.js';
  * Each is a subtest skipped by that reason, so it stays visible.
  */
 const SHORT_ARMS = 'the depth is read in arm lengths from the arms-straight top, against a full depth set on the figure\'s torso/arm ratio (0.96): arms 10 % shorter reach a chest a fist off the floor with 0.41 arm lengths of travel, read 0.87 of full depth, "Shallow push-up" from 9 of 18 cameras. The tuning side-on push-ups read torso/arm 0.92-1.09; scaling the full depth by it cost 3 of 18 bad tuning clips (docs/form-verdicts-history.md, 16za)';
-const KNEES = 'the figure\'s own knee push-up reads its hips at the limit ("Hips sagging or piking" from 7 of 18 cameras): a body of other lengths tips either way';
 const KNOWN: Record<string, Record<string, string>> = {
   'push-up / clean': { 'short arms, broad shoulders': SHORT_ARMS },
   'push-up / sagging': { 'short arms, broad shoulders': SHORT_ARMS },
   'push-up / piked': { 'short arms, broad shoulders': SHORT_ARMS },
   'push-up / head hung': { 'short arms, broad shoulders': SHORT_ARMS },
   'push-up / elbows flared': { 'short arms, broad shoulders': SHORT_ARMS },
-  'push-up / knees, shins down': { 'short arms, broad shoulders': SHORT_ARMS, 'long torso': KNEES, 'long arms, narrow shoulders': KNEES, 'wide hips': KNEES },
+  'push-up / knees, shins down': { 'short arms, broad shoulders': SHORT_ARMS },
+  'push-up / knees, feet up': { 'short arms, broad shoulders': SHORT_ARMS },
   'squat / head up': {
     'long femurs': 'with the figure\'s neck angle against its back, a squat leaning 12 deg further gazes 12 deg lower: the rule reads the gaze against standing, not the neck against the back (2 of 4 side cameras)',
   },
