@@ -32,6 +32,26 @@ export const MIN_RANGE = 0.3;
 export const ABS_FLOOR = 0.45;
 
 /**
+ * An attempt rises at least this much of the absolute range from where it began and to where it
+ * ended (the higher of the two, riseBase). The signal's 0-1 is the person's own range, by the
+ * body's own proportions; less is sway, breathing or keypoint noise, not an attempt at the
+ * exercise, and is dropped from the repetitions. The relative thresholds see a body held still as
+ * a shot whose range is MIN_RANGE's, so 0.12 over its rest reads as an attempt: main read 1-4 such
+ * "attempts" on most takes of a person standing still (bench/still-sweep.ts), each a repetition in
+ * the result with its own verdicts. Low because a real rep's reading is foreshortened square-on:
+ * first-nine-faults' shallow lunge (the hips 27 of 72 down) reads 0.20-0.28 from behind, the
+ * shallow side lunge (25 of 70) 0.16-0.24 from the front, and the same lunge by a body with a long
+ * torso 0.14-0.15 (builds.unit), and each must stay a partial repetition. Repetitions whose top was
+ * not measured (out of sight, guessed, or expected by the rhythm) are not judged by it.
+ *
+ * Tried, not kept (docs/engine.md, "Nothing counted when nothing is done"): 0.25, which dropped
+ * those shallow lunges; 0.25 for a valid rep, under which a crunch set filmed from its feet and a
+ * glute bridge from a rear diagonal 2 m up, continuous reps, went from 11 of 11 and 11 of 12 counted
+ * to 0 and 2 (bench/camera-sweep.ts); 0.15, which dropped the long torso's.
+ */
+export const MIN_RISE = 0.1;
+
+/**
  * An attempt the clip opens in counts only when its first reading is this close to rest (in the
  * shot's range): the clip caught the way in, as `endSlack` lets a clip end on the way back.
  */
@@ -253,7 +273,8 @@ export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
     const prev = out[out.length - 1];
     if (prev && a.peak - prev.peak < minGap) {
       const top = a.peakProgress > prev.peakProgress ? a : prev;
-      out[out.length - 1] = { ...top, start: prev.start, end: a.end, returned: a.returned, valid: prev.valid || a.valid };
+      const { tooSmall: _t, ...merged } = top;
+      out[out.length - 1] = { ...merged, start: prev.start, end: a.end, returned: a.returned, valid: prev.valid || a.valid, ...(prev.tooSmall && a.tooSmall ? { tooSmall: true } : {}) };
       continue;
     }
     out.push(a);
@@ -322,6 +343,21 @@ export function guessedTop(rel: readonly number[], a: Pick<Attempt, 'start' | 'e
 export const COUNT_SMOOTH_S = POSE_SMOOTH_S;
 
 /**
+ * The level an attempt's rise is read from (absolute, smoothed): the higher of where it began and
+ * where it ended, so both the way up and the way back are a real movement; for one the clip opened
+ * in, where it ended (its start was not seen), and for one that did not come back, where it began.
+ * An end that is not at rest (relative to the shot, under the entry threshold) is where an attempt
+ * was split from the next (at a valley, or at a gap hiding the rest between two reps): the lower
+ * end is then read, as it is of a rep whose both ends are such.
+ */
+function riseBase(smooth: readonly number[], rel: readonly number[], a: Pick<Attempt, 'start' | 'end' | 'opensClip'>, returned: boolean): number {
+  const ends = (a.opensClip ? [a.end] : !returned ? [a.start] : [a.start, a.end]).filter((i) => Number.isFinite(smooth[i]!));
+  if (!ends.length) return -Infinity;
+  const atRest = ends.filter((i) => rel[i]! <= relativeThresholds.enter);
+  return atRest.length ? Math.max(...atRest.map((i) => smooth[i]!)) : Math.min(...ends.map((i) => smooth[i]!));
+}
+
+/**
  * Attempts on one progress series: relative hysteresis per shot, valley splitting, then validity
  * from both the relative peak and the absolute one. `peakProgress` stays absolute (rules read it).
  */
@@ -368,11 +404,19 @@ export function countSeries(progress: readonly number[], opts: CountOptions): At
     const peakProgress = endsAtFar && peak === lastRead ? Math.max(smooth[peak]!, progress[peak]!) : smooth[peak]!;
     const measured = peakProgress >= ABS_FLOOR || guessedTop(rel, a, opts.guessed);
     const returned = a.returned || endsAtFar;
+    const unmeasured = hiddenTop(rel, a, opts.fps) || !!a.unseenTop || guessedTop(rel, a, opts.guessed);
+    const rise = unmeasured ? Infinity : peakProgress - riseBase(smooth, rel, a, a.returned);
     const valid = returned && ((relPeak >= relativeThresholds.full && measured) || hiddenTop(rel, a, opts.fps) || !!a.unseenTop) &&
       !(a.opensClip && rel[a.start]! > START_SLACK);
-    return { ...a, peak, peakProgress, returned, valid, ...(endsAtFar ? { endsAtFar } : {}) };
+    return { ...a, peak, peakProgress, returned, valid, rise, ...(endsAtFar ? { endsAtFar } : {}) };
   });
-  return period ? mergeClose(judged, 0.45 * period) : judged;
+  // A movement of less than MIN_RISE of the range is no attempt: not valid, and marked
+  // so the pipeline drops it once the set is counted. It is kept until then so that what it took
+  // part in stays as it was (the clip's period found over the attempts' span, one side's attempts
+  // merged with the other's): the idle arm of a one-arm curl, dropped here, left the working arm's
+  // attempts unmerged, and a last curl short of the set's range then counted (concentration-curl_chauhan08 5 of 4).
+  const marked = judged.map(({ rise, ...a }): Attempt => (rise >= MIN_RISE ? a : { ...a, valid: false, tooSmall: true }));
+  return period ? mergeClose(marked, 0.45 * period) : marked;
 }
 
 /** Overlap of two attempts as a fraction of the shorter one. */
@@ -392,8 +436,8 @@ export function mergeSides(left: Attempt[], right: Attempt[]): Attempt[] {
     const prev = out[out.length - 1];
     if (prev && overlap(prev, a) > 0.3) {
       const keep = Number(a.valid) - Number(prev.valid) || a.peakProgress - prev.peakProgress;
-      if (keep > 0) out[out.length - 1] = { ...a, start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end) };
-      else out[out.length - 1] = { ...prev, start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end) };
+      const { tooSmall: _t, ...kept } = keep > 0 ? a : prev;
+      out[out.length - 1] = { ...kept, start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end), ...(a.tooSmall && prev.tooSmall ? { tooSmall: true } : {}) };
       continue;
     }
     out.push(a);

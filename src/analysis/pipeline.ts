@@ -262,6 +262,9 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
     const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;
     if (validOf(sides) > validOf(attempts)) attempts = sides;
   }
+  // Movements too small to be attempts (counting.ts MIN_RISE) took part in the count as they did
+  // before; they are not repetitions.
+  attempts = attempts.filter((a) => !a.tooSmall);
   const inReps: FrameCtx[] = attempts.flatMap((a) => ctx.slice(a.start, a.end + 1));
   const gated = ctx.filter((_, i) => Number.isFinite(progress[i]!));
   // Each rep is judged from the angle it was filmed at: a clip that moves from the front to the

@@ -37,6 +37,11 @@ export interface Attempt {
    * there, its last rep ending at its peak as the clip ends): the way back to rest is not in it.
    */
   endsAtFar?: boolean;
+  /**
+   * Rose less than counting.ts MIN_RISE from its ends: sway or keypoint
+   * noise, not an attempt. Not valid; dropped once the set is counted (pipeline.ts).
+   */
+  tooSmall?: boolean;
 }
 
 export interface SegmentOptions {

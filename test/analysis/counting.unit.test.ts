@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countSeries, homeAtFull, mergeClose, mergeSides, shotRanges, splitAtGaps } from '../../src/analysis/counting.js';
 import { findPeriod } from '../../src/analysis/periodicity.js';
+import { seededRandom } from '../../bench/support/random.js';
 
 const fps = 10;
 const near = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} not within ${tol} of ${b}`);
@@ -241,4 +242,16 @@ test('the far end is within the set\'s own range: a posture beyond every rep hel
   // Held under 0.5 s: the turn at the end of a movement, not a hold.
   assert.ok(!homeAtFull([...new Array(4).fill(1), ...new Array(36).fill(0)], times, [1]));
   assert.ok(!homeAtFull(held(1), times, []));
+});
+
+test('sway and keypoint jitter of a body held still are no attempts; reps to 30% are (MIN_RISE)', () => {
+  // A person standing between sets in a position that reads 0.3 of the movement, swaying 0.04 of it
+  // every 3 s, the keypoints jittering +-0.06: main read two "attempts" (repetitions short of range,
+  // each with its verdicts) on this seed.
+  const r = seededRandom(2);
+  const still = Array.from({ length: 240 }, (_, i) => 0.3 + 0.04 * Math.sin((2 * Math.PI * i) / 40) + 0.12 * (r() - 0.5));
+  assert.deepEqual(countSeries(still, { fps: 12 }).filter((a) => !a.tooSmall), []);
+  // A set of reps to 30% of the movement: each an attempt, none valid.
+  const reps = countSeries(cycles([0.3, 0.3, 0.3], { len: 24 }), { fps: 12 });
+  assert.deepEqual(reps.map((r) => [r.valid, !!r.tooSmall]), [[false, false], [false, false], [false, false]]);
 });
