@@ -199,7 +199,15 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // out of the picture reads the more risen thigh since its own standing level (20t). The lying gate
 // also reads a body lying by the model's depth or from its head end, and end-on the mountain
 // climber's and glute bridge's angles are read in 3D (rules/end-on.ts, 20u).
-export const ENGINE_VERSION = 'pose-engine/16';
+// /17 (stop 35): the poses are those of /16 bit for bit; results can differ for the same video.
+// The camera angle does not read an elbow outside the picture as the far one hidden behind the body,
+// and reads the shoulders' left-right order from the torso when the wrists are unseen (view.ts, 20x).
+// A jumping jack's jump is narrow only where the legs' own spread is short too (16za). A push-up
+// held up on the knees is judged for its hips against the knee-shoulder line (16zb). An attempt must
+// rise at least 0.1 of the set's range from its ends (counting.ts MIN_RISE, 20w). The overhead
+// extension's depth also reads the elbow in 3D, the crunch reads the shoulders' approach to the knees
+// in 3D, and the burpee's progress also reads the shoulders' drop from their standing level (20v).
+export const ENGINE_VERSION = 'pose-engine/17';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
