@@ -201,10 +201,11 @@ function progressAt(t: PhoneTake, alternating = false) {
   };
 }
 
-/** The set as the phone's pose frames. A body on the floor is aimed at where it lies; a standing one at its hips. */
-export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake, alternating = false): PoseFrame[] {
-  const r = seededRandom(t.seed);
-  const rest = pose(0);
+/**
+ * The camera `cam` places, aimed by the body at rest: a body on the floor at where it lies (the
+ * mean of its joints), a standing one at its hips; pitched down from the phone's height to that point.
+ */
+export function aimedAt(rest: Joints, cam: PhoneCam): { yaw: number; pitch: number; distance: number; aim?: V3 } {
   const pts = Object.values(rest) as V3[];
   const hipsY = ((rest.leftHip?.[1] ?? 0) + (rest.rightHip?.[1] ?? 0)) / 2;
   const lying = hipsY < 120;
@@ -212,8 +213,14 @@ export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake, 
   const aimH = (aim ? aim[1] : hipsY) / UNITS_PER_M;
   const pitch = (Math.atan2(cam.height - aimH, cam.away) * 180) / Math.PI;
   const distance = Math.hypot(cam.height - aimH, cam.away);
+  return { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}) };
+}
+
+/** The set as the phone's pose frames. A body on the floor is aimed at where it lies; a standing one at its hips. */
+export function shoot(pose: (u: number) => Joints, cam: PhoneCam, t: PhoneTake, alternating = false): PoseFrame[] {
+  const r = seededRandom(t.seed);
   const u = progressAt(t, alternating);
-  const camera = { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}), ...(cam.phone ? { phone: cam.phone } : {}) };
+  const camera = { ...aimedAt(pose(0), cam), ...(cam.phone ? { phone: cam.phone } : {}) };
   const [w, h] = cam.phone ? [cam.phone.width, cam.phone.height] : [640, 640];
   // The noise is the model's, in the person's own size: a phone's person is not 0.6 of the picture.
   const noise = cam.phone ? (t.noise * pxPerUnit(camera)) / pxPerUnit({ yaw: 0, pitch: 0, distance: 1 }) : t.noise;

@@ -14,7 +14,7 @@ import { film, UNITS_PER_M } from './camera.js';
 import { body, type Joints, type V3 } from './figure3d.js';
 import { moves, supine } from './catalog-moves.js';
 import { lungeAt, sideLungeAt, pressAt } from './first-nine-demos.js';
-import { ALTERNATING, defOf, FPS, movementOf, type PhoneCam } from './camera-sets.js';
+import { aimedAt, ALTERNATING, defOf, FPS, movementOf, type PhoneCam } from './camera-sets.js';
 
 const cm = UNITS_PER_M / 100;
 
@@ -122,14 +122,8 @@ export function idle(pose: Joints, t: StillTake, s: number, at: number): Joints 
 /** Frames of `at(s)` filmed by the phone for `seconds`, with the take's noise and lost joints. `rest` is the pose the camera is aimed by. */
 export function shootAt(at: (s: number) => Joints, rest: Joints, cam: PhoneCam, seconds: number, noise: number, lostShare: number, seed: number): PoseFrame[] {
   const r = seededRandom(seed);
-  const pts = Object.values(rest) as V3[];
-  const hipsY = ((rest.leftHip?.[1] ?? 0) + (rest.rightHip?.[1] ?? 0)) / 2;
-  const lying = hipsY < 120;
-  const aim: V3 | undefined = lying ? [0, pts.reduce((a, v) => a + v[1], 0) / pts.length, pts.reduce((a, v) => a + v[2], 0) / pts.length] : undefined;
-  const aimH = (aim ? aim[1] : hipsY) / UNITS_PER_M;
-  const pitch = (Math.atan2(cam.height - aimH, cam.away) * 180) / Math.PI;
-  const distance = Math.hypot(cam.height - aimH, cam.away);
-  return series(FPS, seconds, (s) => film(at(s), { yaw: cam.yaw, pitch, distance, ...(aim ? { aim } : {}) }).map((k): Keypoint => {
+  const camera = aimedAt(rest, cam);
+  return series(FPS, seconds, (s) => film(at(s), camera).map((k): Keypoint => {
     const lost = r() < lostShare;
     const x = k.x + (r() - 0.5) * 2 * noise, y = k.y + (r() - 0.5) * 2 * noise, z = (k.z ?? 0) + (r() - 0.5) * 4 * noise;
     const out = x < 0 || x > 640 || y < 0 || y > 640;
