@@ -1,7 +1,7 @@
 // Lunge (forward, reverse or split squat): same leg signal as the squat, judged on the front leg,
 // the one whose knee bends most at the bottom.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
-import { joint, quantile, VISIBLE, type Side } from '../signals.js';
+import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, clamp, extreme, kneeAngle, repYaw, round, sustained, torsoLean, upright, bounceRule, rule } from './common.js';
 import { feetInPicture } from './in-picture.js';
 import { bentKneeProgress, legProgress, standingHipHeight, thighProgress } from './squat.js';
@@ -102,6 +102,35 @@ export const LUNGE_SIDE_YAW = 55;
 /** The front thigh rises from about vertical to level at the bottom of a full lunge. */
 const lungeKnee = kneeElseRisenThigh(1);
 
+/** The hips' height over one ankle, in leg lengths (common.ts hipHeight reads the ankles' midpoint, or the one seen). */
+function hipOver(f: FrameCtx, s: Side): number {
+  const hip = pairPoint(f.p, 'hip'), ankle = f.p[joint(s, 'ankle')]!;
+  if (!hip || ankle.score < VISIBLE || !(f.legLen > 0)) return NaN;
+  return (ankle.y - hip.y) / f.legLen;
+}
+
+/** Each ankle's standing level under the hips (the high end of the clip's readings, as squat.ts standingHipHeight). */
+export const standingOverAnkles = (frames: FrameCtx[]) => {
+  // Under 0.4 of a leg the ankle is not drawn under the hips (looking steeply down, a back foot
+  // pointing away is drawn up beside the hips): that ankle's drop goes unread, not clamped.
+  const level = (s: Side) => { const q = quantile(frames.map((f) => hipOver(f, s)), 0.9); return q >= 0.4 ? Math.min(q, 1.2) : NaN; };
+  return { standL: level('left'), standR: level('right') };
+};
+
+/**
+ * The hips' drop from standing, 1 at full (`depthAtFull` leg lengths), read over each ankle against
+ * that ankle's own standing level and averaged over the ankles seen. In a split stance the back heel
+ * is up and, filmed from above, the back foot is drawn well above the front one, so the hips'
+ * height over the ankles' midpoint (common.ts hipHeight) jumps 0.25-0.3 of a leg when one ankle is
+ * lost for a frame and the other is read alone: standing still, that counted 6-12 reps from a front
+ * diagonal 2 m up (issue 20w's still sweep). Each side against its own level, losing one moves the
+ * signal only by the difference of the two drops.
+ */
+export function lungeHipDrop(f: FrameCtx, cal: { standL?: number; standR?: number }, depthAtFull: number): number {
+  const v = [1 - hipOver(f, 'left') / (cal.standL ?? NaN), 1 - hipOver(f, 'right') / (cal.standR ?? NaN)].filter(Number.isFinite);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length / depthAtFull : NaN;
+}
+
 export const lunge: ExerciseDef = {
   id: 'lunge',
   name: 'Lunge',
@@ -110,8 +139,14 @@ export const lunge: ExerciseDef = {
   angleAdvice: 'Film from the side at hip height so both knees, the front shin and the torso are visible.',
   filmingAdvice: 'Place the camera side-on at hip height, 2-4 m away, with the whole body and both feet in frame.',
   signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
-  calibrate: (frames) => ({ standing: standingHipHeight(frames), ...standingThighs(frames) }),
-  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, (g) => lungeKnee(g, cal)),
+  calibrate: (frames) => ({ standing: standingHipHeight(frames), ...standingThighs(frames), ...standingOverAnkles(frames) }),
+  progress: (f, cal) => {
+    // squat.ts legProgress, with the hips' drop read over each ankle (lungeHipDrop).
+    const kneeP = lungeKnee(f, cal);
+    if (!Number.isFinite(kneeP)) return thighProgress(f);
+    const hipP = lungeHipDrop(f, cal, 0.42);
+    return Number.isFinite(hipP) ? (hipP + kneeP) / 2 : kneeP;
+  },
   gate: (f) => upright(f, 50, true),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [
