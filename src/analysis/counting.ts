@@ -266,6 +266,12 @@ export interface CountOptions {
   timesMs?: readonly number[];
 }
 
+/** `kept` standing for two attempts joined into one: too small (MIN_RISE) only when both were. */
+function joined(kept: Attempt, a: Attempt, b: Attempt): Attempt {
+  const { tooSmall: _t, ...rest } = kept;
+  return a.tooSmall && b.tooSmall ? { ...rest, tooSmall: true } : rest;
+}
+
 /** Consecutive attempts whose peaks are closer than `minGap` frames become one. */
 export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
   const out: Attempt[] = [];
@@ -273,8 +279,7 @@ export function mergeClose(attempts: Attempt[], minGap: number): Attempt[] {
     const prev = out[out.length - 1];
     if (prev && a.peak - prev.peak < minGap) {
       const top = a.peakProgress > prev.peakProgress ? a : prev;
-      const { tooSmall: _t, ...merged } = top;
-      out[out.length - 1] = { ...merged, start: prev.start, end: a.end, returned: a.returned, valid: prev.valid || a.valid, ...(prev.tooSmall && a.tooSmall ? { tooSmall: true } : {}) };
+      out[out.length - 1] = { ...joined(top, prev, a), start: prev.start, end: a.end, returned: a.returned, valid: prev.valid || a.valid };
       continue;
     }
     out.push(a);
@@ -436,8 +441,7 @@ export function mergeSides(left: Attempt[], right: Attempt[]): Attempt[] {
     const prev = out[out.length - 1];
     if (prev && overlap(prev, a) > 0.3) {
       const keep = Number(a.valid) - Number(prev.valid) || a.peakProgress - prev.peakProgress;
-      const { tooSmall: _t, ...kept } = keep > 0 ? a : prev;
-      out[out.length - 1] = { ...kept, start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end), ...(a.tooSmall && prev.tooSmall ? { tooSmall: true } : {}) };
+      out[out.length - 1] = { ...joined(keep > 0 ? a : prev, prev, a), start: Math.min(a.start, prev.start), end: Math.max(a.end, prev.end) };
       continue;
     }
     out.push(a);

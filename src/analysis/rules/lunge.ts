@@ -140,13 +140,7 @@ export const lunge: ExerciseDef = {
   filmingAdvice: 'Place the camera side-on at hip height, 2-4 m away, with the whole body and both feet in frame.',
   signal: 'mean of front-knee flexion and hip drop toward the ankles (relative to the standing height)',
   calibrate: (frames) => ({ standing: standingHipHeight(frames), ...standingThighs(frames), ...standingOverAnkles(frames) }),
-  progress: (f, cal) => {
-    // squat.ts legProgress, with the hips' drop read over each ankle (lungeHipDrop).
-    const kneeP = lungeKnee(f, cal);
-    if (!Number.isFinite(kneeP)) return thighProgress(f);
-    const hipP = lungeHipDrop(f, cal, 0.42);
-    return Number.isFinite(hipP) ? (hipP + kneeP) / 2 : kneeP;
-  },
+  progress: (f, cal) => legProgress(f, cal.standing!, 0.42, (g) => lungeKnee(g, cal), (g) => lungeHipDrop(g, cal, 0.42)),
   gate: (f) => upright(f, 50, true),
   gateDescription: 'torso within 50 deg of vertical',
   rules: [

@@ -55,8 +55,12 @@ export function kneeOrThighProgress(f: FrameCtx): number {
 }
 
 /** Mean of the knee and hip-drop progress, each where seen. `depthAtFull` is hip drop at 1. */
-export function legProgress(f: FrameCtx, standing: number, depthAtFull: number, knee = kneeProgress): number {
-  const hipP = (1 - hipHeight(f) / standing) / depthAtFull;
+export function legProgress(
+  f: FrameCtx, standing: number, depthAtFull: number, knee = kneeProgress,
+  // The hips' drop from standing, 1 at full: over the ankles' midpoint here; the lunge reads it over each ankle (lunge.ts lungeHipDrop).
+  hipDrop = (g: FrameCtx) => (1 - hipHeight(g) / standing) / depthAtFull,
+): number {
+  const hipP = hipDrop(f);
   const kneeP = knee(f);
   // The knee bend is the primary evidence: a hip that seems to drop while no knee is seen bending
   // is a keypoint slip (a bar or plate hiding the legs), not a squat. With the ankles out of frame
