@@ -3,7 +3,7 @@
 // distance, with perspective (nearer joints drawn larger) and BlazePose's depth channel (z, in
 // the picture's pixel scale, relative to the hips, smaller = nearer). figure3d's own `project` is
 // orthographic and level: it cannot show what a camera's height or nearness does to a reading.
-import type { Keypoint } from '../../src/analysis/pose.js';
+import type { Keypoint, PoseFrame } from '../../src/analysis/pose.js';
 import { KP, KP_COUNT, Z_SCALE } from '../../src/analysis/pose.js';
 import { SHIN, THIGH, type Joints, type V3 } from './figure3d.js';
 
@@ -145,4 +145,29 @@ export function film(j: Joints, cam: Camera): Keypoint[] {
     };
   }
   return kps;
+}
+
+/** The picture `cam` films: a phone's own size, else the default 640 x 640. */
+export const pictureOf = (cam: Camera) => (cam.phone ? { width: cam.phone.width, height: cam.phone.height } : { width: 640, height: 640 });
+
+/**
+ * Keypoints drawn `k` times larger about the picture's centre (a person further or nearer in the
+ * same picture). The default picture's centre is (320, 320); a phone's is its own.
+ */
+export function scaled(kps: Keypoint[], cam: Camera, k: number): Keypoint[] {
+  if (k === 1) return kps;
+  const { width, height } = pictureOf(cam), cx = width / 2, cy = height / 2;
+  return kps.map((p) => ({ ...p, x: cx + (p.x - cx) * k, y: cy + (p.y - cy) * k, ...(p.z !== undefined ? { z: p.z * k } : {}) }));
+}
+
+/**
+ * The frames and the picture size as the pipeline gets them from `cam` (index.ts gives a video's
+ * size): a phone's frames carry its picture's size, and analyzePoses is told it (rules tell a joint
+ * inside the picture from one guessed beyond its edge). The default camera is as before: 640 x 640
+ * frames, no picture given.
+ */
+export function asFilmed(frames: PoseFrame[], cam: Camera): { frames: PoseFrame[]; picture?: { width: number; height: number } } {
+  if (!cam.phone) return { frames };
+  const picture = pictureOf(cam);
+  return { frames: frames.map((f) => ({ ...f, ...picture })), picture };
 }

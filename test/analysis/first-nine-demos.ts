@@ -13,7 +13,7 @@ import { jumpingJack } from '../../src/analysis/rules/jumping-jack.js';
 import { gluteBridge } from '../../src/analysis/rules/glute-bridge.js';
 import { sitUp } from '../../src/analysis/rules/sit-up.js';
 import { body, FIGURE, type ArmPose, type Build, type BodyPose, type Joints, type V3 } from './figure3d.js';
-import { film, type Camera } from './camera.js';
+import { asFilmed, film, scaled, type Camera } from './camera.js';
 import { head, middle, supine } from './catalog-moves.js';
 import { series } from './synthetic.js';
 
@@ -56,10 +56,11 @@ export function filmDemo(def: ExerciseDef, d: Demo, cam: Camera, opts: { fps?: n
   const fps = opts.fps ?? 12, k = opts.scale ?? 1, w = d.wave ?? wave();
   const poses = series(fps, d.seconds ?? 12.8, (t) => {
     const { u, rising } = w(t);
-    const kps = film(d.at(u, rising, t), { ...cam, ...(d.aim ? { aim: d.aim } : {}) });
-    return k === 1 ? kps : kps.map((p) => ({ ...p, x: 320 + (p.x - 320) * k, y: 320 + (p.y - 320) * k, ...(p.z !== undefined ? { z: p.z * k } : {}) }));
+    return scaled(film(d.at(u, rising, t), { ...cam, ...(d.aim ? { aim: d.aim } : {}) }), cam, k);
   });
-  return analyzePoses(def, poses, fps);
+  // A phone's picture is its own size (camera.ts asFilmed), the scale about its centre.
+  const { frames, picture } = asFilmed(poses, cam);
+  return analyzePoses(def, frames, fps, picture);
 }
 
 /**

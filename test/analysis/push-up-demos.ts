@@ -4,7 +4,7 @@ import { analyzePoses, type PipelineOutput } from '../../src/analysis/pipeline.j
 import { pushUp } from '../../src/analysis/rules/push-up.js';
 import { KP } from '../../src/analysis/pose.js';
 import { FIGURE, type Build, type Joints, type V3 } from './figure3d.js';
-import { film, UNITS_PER_M, type Camera } from './camera.js';
+import { asFilmed, film, UNITS_PER_M, type Camera } from './camera.js';
 import { cycle, series } from './synthetic.js';
 
 const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -111,6 +111,8 @@ export function filmed(drop: number, form: Form, cam: Camera, b: Build = FIGURE)
     }
     return kps;
   });
-  return analyzePoses(pushUp, poses, fps);
+  // A phone's picture is its own size (camera.ts asFilmed).
+  const { frames, picture } = asFilmed(poses, cam);
+  return analyzePoses(pushUp, frames, fps, picture);
 }
 

@@ -5,7 +5,7 @@
 import { analyzePoses, type PipelineOutput } from '../../src/analysis/pipeline.js';
 import { squat } from '../../src/analysis/rules/squat.js';
 import { body, shift, FIGURE, type Build, type BodyPose, type Joints, type V3 } from './figure3d.js';
-import { film, type Camera } from './camera.js';
+import { asFilmed, film, scaled, type Camera } from './camera.js';
 import { cycle, series } from './synthetic.js';
 
 const rad = (d: number) => (d * Math.PI) / 180;
@@ -51,7 +51,7 @@ export function demoAt(d: Demo, u: number, rising: boolean): Joints {
  * Four demonstrated squats (2 s each, 1 s standing between) filmed by `cam`. `scale` draws the
  * person smaller or larger in the picture (a phone held in landscape frames a standing person at
  * about half the height portrait does): every reading is in the person's own lengths, so the
- * verdicts should not move with it.
+ * verdicts should not move with it. `cam` may be a phone's (camera.ts `phone`).
  */
 export function filmDemo(d: Demo, cam: Camera, opts: { fps?: number; scale?: number } = {}): PipelineOutput {
   const fps = opts.fps ?? 12, k = opts.scale ?? 1;
@@ -61,10 +61,11 @@ export function filmDemo(d: Demo, cam: Camera, opts: { fps?: number; scale?: num
   const poses = series(fps, 13, (t) => {
     const phase = Math.max(0, t - 0.5) % 3;
     const u = cycle(Math.max(0, t - 0.5), 2, 1);
-    const kps = film(demoAt(d, u, phase > 1 && phase < 2), cam);
-    return k === 1 ? kps : kps.map((p) => ({ ...p, x: 320 + (p.x - 320) * k, y: 320 + (p.y - 320) * k, ...(p.z !== undefined ? { z: p.z * k } : {}) }));
+    return scaled(film(demoAt(d, u, phase > 1 && phase < 2), cam), cam, k);
   });
-  return analyzePoses(squat, poses, fps);
+  // A phone's picture is its own size (camera.ts asFilmed), the scale about its centre.
+  const { frames, picture } = asFilmed(poses, cam);
+  return analyzePoses(squat, frames, fps, picture);
 }
 
 /** A clean parallel squat: thighs level, shins 35 deg forward, the back 40 deg, the gaze level. */
