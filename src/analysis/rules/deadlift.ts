@@ -15,13 +15,38 @@ const FULL_TILT = 55;
 const FULL_DROP = 0.5;
 
 /**
+ * The shoulders' drop over the knees at a full hinge, in thigh lengths: FULL_DROP's half leg, the
+ * shin about as long as the thigh (both about 0.245 of the height), so one thigh.
+ */
+const FULL_DROP_THIGHS = 2 * FULL_DROP;
+
+/**
+ * Share of the frames on which the ankles must be seen for the drop to be read over them. A phone
+ * 1.5 m away cuts off the feet (the shoulders' drop toward the ankles was then unread, and the
+ * hinge rested on the torso's tilt alone, which the front and the diagonals foreshorten: 6 of 11,
+ * 17 of 11); the knees, which stay nearly still in a hinge, stand in for them.
+ */
+const FEET_SEEN = 0.5;
+
+/** The shoulders over the knees (vertical), in thigh lengths: about 2.2 standing. */
+function shoulderOverKnees(f: FrameCtx): number {
+  const sh = pairPoint(f.p, 'shoulder'), kn = pairPoint(f.p, 'knee');
+  return sh && kn && f.thighLen > 0 ? (kn.y - sh.y) / f.thighLen : NaN;
+}
+
+/**
  * Standing references around each frame (the high end of a few seconds either side): shoulder
  * height over the ankles and torso uprightness. Rolling, so a hand-held camera that tilts during
  * the set moves the references with it.
  */
 export function hingeCalibration(frames: FrameCtx[]): Calibration {
   const cal: Calibration = {};
-  storePerFrame(cal, 'standing', frames, rollingLevel(frames, shoulderHeight, 0.9, 1.1, 2, 1.55));
+  const feet = frames.filter((f) => Number.isFinite(shoulderHeight(f))).length;
+  const knees = frames.filter((f) => Number.isFinite(shoulderOverKnees(f))).length;
+  if (feet < FEET_SEEN * frames.length && knees > feet) {
+    cal.overKnees = 1;
+    storePerFrame(cal, 'standing', frames, rollingLevel(frames, shoulderOverKnees, 0.9, 1.4, 3.5, 2.2));
+  } else storePerFrame(cal, 'standing', frames, rollingLevel(frames, shoulderHeight, 0.9, 1.1, 2, 1.55));
   // Above 1 when the torso length itself is underestimated: filmed from the front, a set of deep
   // hinges shows the torso foreshortened most of the time.
   storePerFrame(cal, 'upright', frames, rollingLevel(frames, torsoUprightness, 0.9, 0.6, 1.5, 0.95));
@@ -36,7 +61,9 @@ export function repTilt(rep: RepView): (f: FrameCtx) => number {
 
 export function hingeProgress(f: FrameCtx, cal: Calibration): number {
   const tilt = relativeTilt(f, perFrame(cal, 'upright', f)) / FULL_TILT;
-  const drop = (perFrame(cal, 'standing', f) - shoulderHeight(f)) / FULL_DROP;
+  const drop = cal.overKnees
+    ? (perFrame(cal, 'standing', f) - shoulderOverKnees(f)) / FULL_DROP_THIGHS
+    : (perFrame(cal, 'standing', f) - shoulderHeight(f)) / FULL_DROP;
   const v = [tilt, drop].filter(Number.isFinite);
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
 }
