@@ -21,9 +21,6 @@ const KNOWN: Record<string, Record<string, string>> = {
   'push-up / elbows flared': { 'short arms, broad shoulders': SHORT_ARMS },
   'push-up / knees, shins down': { 'short arms, broad shoulders': SHORT_ARMS },
   'push-up / knees, feet up': { 'short arms, broad shoulders': SHORT_ARMS },
-  'squat / head up': {
-    'long femurs': 'with the figure\'s neck angle against its back, a squat leaning 12 deg further gazes 12 deg lower: the rule reads the gaze against standing, not the neck against the back (2 of 4 side cameras)',
-  },
 };
 
 for (const c of SWEEP) {

@@ -8,7 +8,7 @@ import { squat } from '../../src/analysis/rules/squat.js';
 import { marginOf } from '../../src/analysis/rules/common.js';
 import { headTurn } from '../../src/analysis/rules/squat-head.js';
 import type { Keypoint } from '../../src/analysis/pose.js';
-import { body, project, type Joints } from './figure3d.js';
+import { body, BUILDS, project, type Build, type Joints } from './figure3d.js';
 import { film, type Camera } from './camera.js';
 import { cycle, series } from './synthetic.js';
 
@@ -24,11 +24,11 @@ const HEADS = {
   chinDown: (u: number) => 80 * u,
 } as const;
 
-/** Four squats (2 s each, 1 s standing between) with the head held as `head` says, drawn by `draw`. */
-function squats(head: (u: number) => number, draw: (j: Joints) => Keypoint[], fps = 12): PipelineOutput {
+/** Four squats (2 s each, 1 s standing between) with the head held as `head` says, drawn by `draw`, leaning `tilt` deg at the bottom. */
+function squats(head: (u: number) => number, draw: (j: Joints) => Keypoint[], fps = 12, tilt = 40, build?: Build): PipelineOutput {
   const poses = series(fps, 13, (t) => {
     const u = cycle(Math.max(0, t - 0.5), 2, 1);
-    return draw(body({ shin: 35 * u, thigh: 90 * u, tilt: 40 * u, head: head(u) }));
+    return draw(body({ shin: 35 * u, thigh: 90 * u, tilt: tilt * u, head: head(u), ...(build ? { build } : {}) }));
   });
   return analyzePoses(squat, poses, fps);
 }
@@ -91,5 +91,20 @@ test('the readings are the head\'s own turn: about zero for a head in line, the 
     assert.ok(Math.abs(inLine.drop) < 8, `in line, yaw ${cam.yaw}: drop ${inLine.drop.toFixed(1)}`);
     assert.ok(up.up > 28 && up.up < 50, `looking up, yaw ${cam.yaw}: ${up.up.toFixed(1)}`);
     assert.ok(chin.drop > 25 && chin.drop < 48, `chin down, yaw ${cam.yaw}: ${chin.drop.toFixed(1)}`);
+  }
+});
+
+test('the head tipped back is read against the back too: a squat leaning further looks up with a lower gaze (16zc)', () => {
+  // Long femurs lean 52 deg at the bottom of a sound squat (squat-demos squatFor): looking up with
+  // the figure's 85 deg of neck extension against the back raises the gaze only 33 deg, which the
+  // pose reads 28-33 from the side, either side of the gaze's 30 deg limit (missed from 2 of 4
+  // side cameras before). Read against the back as well, it is faulted from every one.
+  const femurs = BUILDS['long femurs']!;
+  for (const cam of [0, 10].flatMap((pitch) => [2, 4].map((distance) => ({ yaw: 90, pitch, distance })))) {
+    const up = squats((u) => -33 * u, (j) => film(j, { ...cam, aim: [0, femurs.shin + femurs.thigh, 0] }), 12, 52, femurs);
+    assert.equal(headIssues(up), 4, `long femurs looking up, ${JSON.stringify(cam)}`);
+    // The gaze kept level at 70 deg of lean (the forward-lean demo) is 70 deg of neck extension
+    // with the gaze not raised at all: the lean's fault, not the head's.
+    assert.equal(headIssues(squats(HEADS.level, (j) => film(j, cam), 12, 70)), 0, `level gaze at 70 deg of lean, ${JSON.stringify(cam)}`);
   }
 });

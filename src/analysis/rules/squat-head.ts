@@ -80,6 +80,12 @@ export interface HeadTurn {
   /** How far the head tipped back (its line raised toward the vertical), beyond where it stood, deg. */
   up: number;
   upAt: number;
+  /**
+   * How far the head tipped back against the torso beyond where it stood, deg: the gaze's rise
+   * plus the lean the torso gained (a level gaze at 40 deg of lean is 40 of neck extension).
+   */
+  extension: number;
+  extensionAt: number;
 }
 
 /**
@@ -130,6 +136,8 @@ export function headTurn(rep: RepView): HeadTurn | null {
   const drop = sustained(rep, (f) => h(f) - head0 - (t(f) - torso0), 'max', low);
   // The head tipped back, whatever the torso did: the gaze raised above where it was standing.
   const up = sustained(rep, (f) => head0 - h(f), 'max', low);
+  // The neck's extension: the head tipped back against the torso (the drop's other side).
+  const ext = sustained(rep, (f) => head0 - h(f) + (t(f) - torso0), 'max', low);
   if (!Number.isFinite(drop.value) || !Number.isFinite(up.value)) return null;
-  return { drop: drop.value, dropAt: drop.index, up: up.value, upAt: up.index };
+  return { drop: drop.value, dropAt: drop.index, up: up.value, upAt: up.index, extension: ext.value, extensionAt: ext.index };
 }

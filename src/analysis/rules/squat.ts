@@ -304,6 +304,20 @@ const HEAD_DROP_LIMIT = 20;
  */
 const HEAD_UP_LIMIT = 30;
 
+/**
+ * The head tipped back read against the back as well (issue 16zc): a body that leans further
+ * (long femurs lean 52 deg where the figure leans 40) carries the same neck extension with a lower
+ * gaze, so the gaze alone read a long-femur squat looking up with the figure's 85 deg of extension
+ * as 28-33 deg raised, either side of HEAD_UP_LIMIT. The head is tipped back too where the gaze
+ * rose past HEAD_UP_GAZE (beyond the 14-18 deg a gaze held on a mirror rises, and past every good
+ * tuning squat's +17) with the head's line 70 deg or more back against the torso (read: standing
+ * gaze minus the gaze plus the lean gained since standing), the low end of the 70-80 deg of neck
+ * extension HEAD_UP_LIMIT's reasoning puts at the end of its range. The stick figure reads 36-39
+ * for a level gaze at 40 deg of lean, 63-65 for a level gaze at 70 deg (the forward-lean demo),
+ * 76-80 looking up 45 deg on every body (test/analysis/squat-head.unit).
+ */
+const HEAD_UP_GAZE = 20, NECK_EXTENSION_LIMIT = 70;
+
 export const squat: ExerciseDef = {
   id: 'squat',
   name: 'Squat',
@@ -502,7 +516,10 @@ export const squat: ExerciseDef = {
       check(rep) {
         const turn = headTurn(rep);
         if (!turn) return undefined;
-        const drop = turn.drop - HEAD_DROP_LIMIT, up = turn.up - HEAD_UP_LIMIT;
+        // Tipped back: the gaze past its limit, or past HEAD_UP_GAZE with the neck extended past
+        // its limit against the back (both, so the lesser of the two margins).
+        const drop = turn.drop - HEAD_DROP_LIMIT;
+        const up = Math.max(turn.up - HEAD_UP_LIMIT, Math.min(turn.up - HEAD_UP_GAZE, turn.extension - NECK_EXTENSION_LIMIT));
         // No margin is recorded for the near-limit points, as for the hips rising first: no
         // labelled tuning clip shows a head fault, so how close a clean rep came says nothing known
         // about its form, and it only reordered the clean reps (tuning squats' AUC 0.89 -> 0.86 with it).
@@ -511,7 +528,7 @@ export const squat: ExerciseDef = {
         const fault = graded(excess, 10, 20);
         return drop >= up
           ? { ...fault, evidence: turn.dropAt, description: `The head dropped about ${round(turn.drop)} deg toward the chest, against the line of the back, beyond where it was standing.` }
-          : { ...fault, evidence: turn.upAt, description: `The head tipped back about ${round(turn.up)} deg to look up, beyond where it was standing.` };
+          : { ...fault, evidence: turn.upAt, description: `The head tipped back about ${round(turn.up)} deg to look up, beyond where it was standing${turn.up <= HEAD_UP_LIMIT ? `, the neck bent back about ${round(turn.extension)} deg against the line of the back` : ''}.` };
       },
       strength: { category: 'posture', name: 'Neutral neck', description: 'The head stayed in line with the back.' },
     }),
