@@ -4,7 +4,7 @@ import { analyzePoses, type PipelineOutput } from '../../src/analysis/pipeline.j
 import { pushUp } from '../../src/analysis/rules/push-up.js';
 import { KP } from '../../src/analysis/pose.js';
 import { FIGURE, type Build, type Joints, type V3 } from './figure3d.js';
-import { asFilmed, film, UNITS_PER_M, type Camera } from './camera.js';
+import { asFilmed, film, UNITS_PER_M, type Camera, type Phone } from './camera.js';
 import { cycle, series } from './synthetic.js';
 
 const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -91,10 +91,14 @@ export const FULL = 0.47, HALF = 0.27;
 const FIGURE_BOTTOM = (1 - FULL - 0.02) * (FIGURE.upper + FIGURE.fore);
 const AIM: V3 = [0, 40, -100];
 
-/** 2.5 m from the middle of the body, `yaw` deg round from the head end toward its left, the lens `heightM` above the floor. */
-export function camera(yaw: number, heightM: number): Camera {
-  const pitch = (Math.asin((heightM * UNITS_PER_M - AIM[1]) / (2.5 * UNITS_PER_M)) * 180) / Math.PI;
-  return { yaw: -yaw, pitch, distance: 2.5, aim: AIM };
+/**
+ * `distanceM` (2.5 m unless given) from the middle of the body, `yaw` deg round from the head end
+ * toward its left, the lens `heightM` above the floor; with `phone`, that phone's lens and picture
+ * (camera.ts Phone) instead of the pinhole's.
+ */
+export function camera(yaw: number, heightM: number, distanceM = 2.5, phone?: Phone): Camera {
+  const pitch = (Math.asin((heightM * UNITS_PER_M - AIM[1]) / (distanceM * UNITS_PER_M)) * 180) / Math.PI;
+  return { yaw: -yaw, pitch, distance: distanceM, aim: AIM, ...(phone ? { phone } : {}) };
 }
 
 /**

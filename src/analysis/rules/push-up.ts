@@ -313,6 +313,12 @@ export const pushUp: ExerciseDef = {
         // alone (depthSignal); from the front, a head hanging over the shoulders hides what the
         // depth is read on, and the rep is not checked (headOverShoulders). Side-on, nothing changes.
         if (headOverShoulders(rep)) return undefined;
+        // A shoulder or a wrist the picture's edge cuts off is the pose model's guess, and the drop
+        // is read between their midpoints: a phone 1.5 m away cuts the near shoulder off at the top
+        // of each rep, the midpoint falls back to the other shoulder there and takes both again
+        // lower down, and a full push-up filmed side-on from the floor read 0.9 of full depth
+        // (0.5 band past the limit; push-up-phone.unit). Not checked, as the knees rule is.
+        if (!repInPicture(rep, ['shoulder', 'wrist'])) return undefined;
         const read: RepView = { ...rep, progress: depthSignal(rep) };
         const held = read.progress ? heldOf(read, read.progress, DEPTH_HELD_S) : { value: NaN, open: false };
         const depth = Math.max(peakInTime(read), Number.isFinite(held.value) ? held.value : -Infinity);
