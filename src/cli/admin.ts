@@ -3,13 +3,14 @@
 // file; this one only dispatches, prints help and maps failures to exit codes (2: bad arguments,
 // 1: refused or failed).
 import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
+import { existsSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfigOrExit } from '../boot.js';
 import { OperatorError } from '../commands/errors.js';
 import type { Config } from '../config.js';
 import { RebuildBusyError } from '../projections/rebuild.js';
 import { StoreUnavailableError } from '../events/store/port.js';
-import { openService, type Service } from '../service.js';
+import { openService, paths, type Service } from '../service.js';
 import { auditCommand, events } from './audit.js';
 import { helpOf, parse, UsageError, type Command } from './command.js';
 import { jobs } from './jobs.js';
@@ -48,6 +49,22 @@ const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('
 interface Io {
   out: NodeJS.WritableStream & { isTTY?: boolean };
   err: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/**
+ * The data a command is about to open. A DATA_DIR that is a file is named as such (not a stack
+ * trace). With the SQLite ledger, a command that reads or changes what is already there refuses a
+ * DATA_DIR without a ledger, and creates nothing: a mistyped DATA_DIR would otherwise answer
+ * "no keys" (exit 0) and leave a fresh, empty data folder behind. Only `keys create` (an operator
+ * issues keys before the first `npm start`) and `restore` may start a new DATA_DIR.
+ */
+export function checkDataDir(config: Config, createsData: boolean): Config {
+  const dir = config.dataDir;
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new OperatorError(`DATA_DIR ${dir} is not a directory`);
+  if (!createsData && config.eventStore === 'sqlite' && !existsSync(paths(dir).ledger)) {
+    throw new OperatorError(`DATA_DIR ${dir} holds no ledger (${paths(dir).ledger} does not exist): check DATA_DIR; nothing was created`);
+  }
+  return config;
 }
 
 /** Runs one admin invocation; returns the exit code. */
@@ -94,8 +111,8 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
       ...parsed,
       out: io.out,
       err: io.err,
-      config: () => (cfg ??= config()),
-      service: async () => (svc ??= await openService((cfg ??= config()))),
+      config: () => checkDataDir((cfg ??= config()), command.createsData === true),
+      service: async () => (svc ??= await openService(checkDataDir((cfg ??= config()), command.createsData === true))),
     });
     return code ?? 0;
   } catch (err) {

@@ -50,6 +50,7 @@ export const backupCommand: Command = {
 
 export const restoreCommand: Command = {
   usage: 'restore DIR',
+  createsData: true,
   summary: 'restore a backup from DIR into DATA_DIR, which must be empty (or not exist)',
   details: [
     'Refuses a DATA_DIR that holds anything, and a backup whose ledger does not match its manifest.',

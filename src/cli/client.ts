@@ -166,7 +166,7 @@ async function jobs(argv: string[], io: Io): Promise<number> {
     const statuses = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
     const status = values.status as (typeof statuses)[number] | undefined;
     if (status !== undefined && !statuses.includes(status)) throw new UsageError(`--status must be one of ${statuses.join(', ')}`);
-    if (values.limit !== undefined && !/^\d{1,4}$/.test(String(values.limit))) throw new UsageError('--limit must be a number from 1 to 1000');
+    if (values.limit !== undefined && !/^0*([1-9]\d{0,2}|1000)$/.test(String(values.limit))) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${String(values.limit)}"`);
     const client = clientFrom(values, io.env);
     const page = await client.listJobs({ query: { status, limit: values.limit as string | undefined, cursor: values.cursor as string | undefined } });
     if (values.json) printJson(io, page);

@@ -29,6 +29,8 @@ export interface Command {
   options?: Options;
   /** Names of the positional arguments, in order; a trailing "?" marks an optional one. */
   args?: string[];
+  /** May open a DATA_DIR that holds no ledger yet (admin.ts checkDataDir): `keys create` and `restore`. */
+  createsData?: boolean;
   /** Returns the exit code (0 when omitted). */
   run(ctx: Context): Promise<number | void>;
 }
@@ -39,9 +41,17 @@ export const helpOf = (c: Command): string =>
 export function parse(c: Command, argv: string[]): Pick<Context, 'values' | 'positionals'> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: c.options ?? {} });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, tokens: true, options: c.options ?? {} });
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  // parseArgs keeps the last of a repeated option: `--limit 2 --limit 3` would quietly issue a key
+  // with limit 3. Refused, like any other ambiguous argument.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || c.options?.[token.name]?.multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once`);
+    seen.add(token.name);
   }
   const names = c.args ?? [];
   const required = names.filter((n) => !n.endsWith('?')).length;

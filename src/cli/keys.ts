@@ -7,8 +7,19 @@ import { printJson, UsageError, type Command, type Context } from './command.js'
 
 function parseLimit(raw: string): number | null {
   if (raw === 'none') return null;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`limit must be a whole number or "none", got "${raw}"`);
+  // Beyond 2^53 - 1 a number is no longer exact: 9007199254740993 would be stored as ...992, and
+  // 1e20 would reach partners as a usage.limit no JSON parser reads back as an integer.
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`limit must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER} or "none", got "${raw}"`);
   return Number(raw);
+}
+
+/** A name or id shown to partners in GET /v1/identity: not blank, one line, no control characters. */
+function text(option: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  if (!value) throw new UsageError(`--${option} must not be empty`);
+  if (/\p{Cc}/u.test(value)) throw new UsageError(`--${option} must not contain control characters (newlines, tabs, ...)`);
+  return value;
 }
 
 async function keyCommand(svc: Service, command: KeyCommand) {
@@ -33,15 +44,17 @@ export const keys: Record<string, Command> = {
     summary: 'issue a key; prints {"partner_id","partner_name","key_id","api_key"} (the api_key is shown only here)',
     details: 'no --limit is uncapped; --limit 0 permits no analyses',
     options: { 'partner-name': { type: 'string' }, 'partner-id': { type: 'string' }, limit: { type: 'string' } },
+    createsData: true,
     async run({ values, service, out }) {
-      const partnerName = (values['partner-name'] as string | undefined)?.trim();
-      if (!partnerName) throw new UsageError('--partner-name is required');
+      if (values['partner-name'] === undefined) throw new UsageError('--partner-name is required');
+      const partnerName = text('partner-name', values['partner-name'] as string)!;
+      const givenPartnerId = text('partner-id', values['partner-id'] as string | undefined);
       if (values.limit === 'none') throw new UsageError('omit --limit for an uncapped key');
       const limit = values.limit === undefined ? null : parseLimit(values.limit as string);
       const svc = await service();
       const apiKey = newApiKey();
       const keyId = newKeyId();
-      const partnerId = (values['partner-id'] as string | undefined) ?? newPartnerId();
+      const partnerId = givenPartnerId ?? newPartnerId();
       const now = svc.clock().toISOString();
       await svc.ledger.handle(keyId, (s) => decideKey({ type: 'IssueKey', keyId, partnerId, partnerName, keyHash: hashApiKey(apiKey), limit, now }, s));
       printJson(out, { partner_id: partnerId, partner_name: partnerName, key_id: keyId, api_key: apiKey });

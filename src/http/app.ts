@@ -57,6 +57,31 @@ function bodyWhereRead(request: FastifyRequest): void {
   delete headers['transfer-encoding'];
 }
 
+/**
+ * A path segment that is not valid percent-encoding (`%zz`, a lone `%`, bytes that are not UTF-8)
+ * would stop the router with a 400 before authentication. Its `%` signs are taken literally
+ * instead, so `/v1/jobs/%zz` is an id like any other: 401 without a key, 404 job_not_found with
+ * one (SPEC: an id that does not exist is 404), and an unknown path stays 404 not_found. Paths
+ * without a `%` (nearly all) are returned as they are.
+ */
+export function literalBadEscapes(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (!path.includes('%')) return url;
+  const fixed = path
+    .split('/')
+    .map((segment) => {
+      try {
+        decodeURIComponent(segment);
+        return segment;
+      } catch {
+        return segment.replaceAll('%', '%25');
+      }
+    })
+    .join('/');
+  return q < 0 ? fixed : fixed + url.slice(q);
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -86,6 +111,7 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     // Ids of any length reach the route, so authentication and SPEC's 404 come first; Node's 16 KiB
     // header limit (431) is what bounds a URL.
     routerOptions: { maxParamLength: 16 * 1024 },
+    rewriteUrl: (req) => literalBadEscapes(req.url ?? '/'),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -93,8 +119,8 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
     ajv: { customOptions: { coerceTypes: false } },
     // Validators and serializers compiled by the build step, not at every start (issue 22).
     schemaController: { compilersFactory: opts.schemaCompilers ?? precompiledCompilers() },
-    // Hostile or broken requests get the envelope too: refused by Node's parser, a path that is
-    // not valid percent-encoding, no Host header (Node would answer an empty 400).
+    // Hostile or broken requests get the envelope too: refused by Node's parser, no Host header
+    // (Node would answer an empty 400).
     clientErrorHandler: answerClientError,
     // These answers skip the hooks: the headers every answer carries are set here too.
     frameworkErrors: (err, request, reply) => send(securityHeaders(request, reply), err),

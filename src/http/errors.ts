@@ -6,12 +6,34 @@ import { DomainError, MalformedRequest, MethodNotAllowed, NotFound, PayloadTooLa
 import { StoreUnavailableError } from '../events/store/port.js';
 import { StorageUnavailableError } from '../storage/port.js';
 
+/**
+ * Query parameters in words a partner can act on: Ajv's own ("must match pattern \"^...$\"", or
+ * one "must be equal to constant" per allowed value) names a regular expression, not the rule. A
+ * parameter given twice arrives as an array, refused by the same sentence.
+ */
+const QUERY_WORDS: Record<string, string> = {
+  '/limit': 'limit must be a whole number from 1 to 1000, given once',
+  '/cursor': 'cursor must be the next_cursor of the previous page, given once',
+  '/status': 'status must be one of queued, processing, completed, failed, cancelled, given once',
+};
+
+function plainWords(fe: Partial<FastifyError>): string | undefined {
+  const errors = fe.validation ?? [];
+  if (fe.validationContext === 'querystring') return QUERY_WORDS[(errors[0]?.instancePath ?? '').split('/').slice(0, 2).join('/')];
+  // A union of literals (webhook event types): Ajv lists one "must be equal to constant" per
+  // value, then "must match a schema in anyOf". Said once, with the values.
+  const anyOf = errors.find((e) => e.keyword === 'anyOf');
+  const values = errors.filter((e) => e.keyword === 'const' && e.instancePath === anyOf?.instancePath).map((e) => String(e.params.allowedValue));
+  if (!anyOf || values.length === 0) return undefined;
+  return `${fe.validationContext ?? 'body'}${anyOf.instancePath} must be one of ${values.join(', ')}`;
+}
+
 export function toEnvelope(err: unknown): { status: number; code: string; message: string } {
   if (err instanceof DomainError) return { status: err.status, code: err.code, message: err.message };
   if (err instanceof StoreUnavailableError) return toEnvelope(new StoreUnavailable());
   if (err instanceof StorageUnavailableError) return toEnvelope(new StorageStatUnavailable());
   const fe = err as Partial<FastifyError>;
-  if (fe.validation) return toEnvelope(new MalformedRequest(`Malformed request: ${fe.message}.`));
+  if (fe.validation) return toEnvelope(new MalformedRequest(`Malformed request: ${plainWords(fe) ?? fe.message}.`));
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return toEnvelope(new PayloadTooLarge());
   if (fe.statusCode === 408) return toEnvelope(new RequestTimeout());
   const status = fe.statusCode ?? 500;
@@ -35,6 +57,9 @@ export function send(reply: FastifyReply, err: unknown) {
   const { status, code, message } = toEnvelope(err);
   const known = err instanceof DomainError ? err.retryAfterSeconds : undefined;
   if (status === 429 || status === 503 || code in RETRY_AFTER_SECONDS) reply.header('retry-after', String(known ?? RETRY_AFTER_SECONDS[code] ?? 1));
+  // RFC 9110 11.6.1: a 401 names the scheme to authenticate with. The same value whatever the
+  // cause (no error="invalid_token"), so the answer still never says which case applied (SPEC).
+  if (status === 401) reply.header('www-authenticate', 'Bearer');
   return reply.code(status).send({ error: { code, message } });
 }
 

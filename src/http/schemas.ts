@@ -35,7 +35,7 @@ export const errorCatalog = {
   webhook_url_not_allowed: { status: 400, retryable: false, condition: 'the url resolves to a loopback, private, link-local or metadata address' },
   webhook_endpoint_limit_reached: { status: 409, retryable: false, condition: 'the key has 16 webhook endpoints; delete one first' },
   payload_too_large: { status: 413, retryable: false, condition: 'request body larger than the configured limit (BODY_LIMIT_BYTES)' },
-  bad_request: { status: 400, retryable: false, condition: 'the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding)' },
+  bad_request: { status: 400, retryable: false, condition: 'the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade)' },
   request_timeout: { status: 408, retryable: false, condition: 'the request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS, or its headers within HTTP_HEADERS_TIMEOUT_SECONDS' },
   service_unavailable: { status: 503, retryable: true, condition: 'this server is shutting down; retry, another node or the restarted one answers' },
 } as const satisfies Record<string, { status: number; retryable: boolean; condition: string }>;
@@ -43,6 +43,8 @@ export const errorCatalog = {
 export type ErrorCode = keyof typeof errorCatalog;
 
 const RetryAfterHeader = { type: 'integer', minimum: 1, description: 'Seconds to wait before retrying (on every 429 and 503).' };
+
+const WwwAuthenticateHeader = { type: 'string', description: '`Bearer` (RFC 9110 11.6.1), whatever the reason for the 401.' };
 
 /** Documents response headers (OpenAPI) on a response schema; the serializer ignores them. */
 export const withHeaders = <T extends object>(schema: T, headers: Record<string, { type: string; description: string }>): T => ({ ...schema, headers });
@@ -79,6 +81,7 @@ export const errorResponses = (...own: ErrorCode[]) => {
             described.get(status) ??
             list.map((c) => `\`${c}\` (${errorCatalog[c].retryable ? 'retryable' : 'terminal'}): ${errorCatalog[c].condition}.`).join(' '),
           ...(status === 429 || status === 503 ? { headers: { 'retry-after': RetryAfterHeader } } : {}),
+          ...(status === 401 ? { headers: { 'www-authenticate': WwwAuthenticateHeader } } : {}),
         },
       ),
     ]),
@@ -164,7 +167,8 @@ export const Job = Type.Object({
 
 export const JobListQuery = Type.Object({
   status: Type.Optional(JobStatus),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000, default 100' })),
+  // 1 to 1000 (leading zeros allowed): 0 or 5000 is refused rather than quietly read as 1 or 1000.
+  limit: Type.Optional(Type.String({ pattern: '^0*([1-9][0-9]{0,2}|1000)$', description: 'a whole number from 1 to 1000, default 100' })),
   cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,16}$', description: 'next_cursor of the previous page' })),
 });
 

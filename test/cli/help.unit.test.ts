@@ -69,6 +69,15 @@ test('bad arguments: a message naming the problem, the usage, exit 2', async () 
     [['events', 'export', 'k', '--all'], /KEY_ID or --all, not both/],
     [['ledger', 'digest', 'now'], /unexpected argument "now"/],
     [['projections', 'verify', '--format', 'yaml'], /--format must be text or json/],
+    // An outside review (issue rv): each of these used to issue a key.
+    [['keys', 'create', '--partner-name', 'A', '--limit', '2', '--limit', '3'], /--limit is given more than once/],
+    [['keys', 'create', '--partner-name', 'A', '--limit', '99999999999999999999'], /limit must be a whole number from 0 to 9007199254740991/],
+    [['keys', 'create', '--partner-name', 'A', '--limit', '9007199254740993'], /limit must be a whole number from 0 to 9007199254740991/],
+    [['keys', 'set-limit', 'key_1', '9007199254740992'], /limit must be a whole number from 0 to 9007199254740991/],
+    [['keys', 'create', '--partner-name', 'A', '--partner-id', ''], /--partner-id must not be empty/],
+    [['keys', 'create', '--partner-name', 'A', '--partner-id', '  '], /--partner-id must not be empty/],
+    [['keys', 'create', '--partner-name', 'A\nB'], /--partner-name must not contain control characters/],
+    [['keys', 'create', '--partner-name', 'A', '--partner-id', 'p\t1'], /--partner-id must not contain control characters/],
   ];
   for (const [argv, message] of cases) {
     const res = await run(...argv);

@@ -344,7 +344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -490,7 +490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -512,6 +512,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -651,7 +653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -673,6 +675,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -824,7 +828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -846,6 +850,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1026,7 +1032,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1048,6 +1054,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1186,7 +1194,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                /** @description 1 to 1000, default 100 */
+                /** @description a whole number from 1 to 1000, default 100 */
                 limit?: string;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
@@ -1213,7 +1221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1235,6 +1243,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1383,7 +1393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1405,6 +1415,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1686,7 +1698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1708,6 +1720,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,7 +1887,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1895,6 +1909,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2076,7 +2092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `invalid_idempotency_key` (terminal): the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2098,6 +2114,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2277,7 +2295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2299,6 +2317,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,7 +2469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_webhook_url` (terminal): the url is not an absolute http(s) URL, carries credentials, or its host does not resolve. `webhook_url_not_allowed` (terminal): the url resolves to a loopback, private, link-local or metadata address. `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `malformed_request` (terminal): body not valid JSON, not an object, or a required field missing; the message names the problem. `invalid_webhook_url` (terminal): the url is not an absolute http(s) URL, carries credentials, or its host does not resolve. `webhook_url_not_allowed` (terminal): the url resolves to a loopback, private, link-local or metadata address. `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2471,6 +2491,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2659,7 +2681,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2681,6 +2703,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,7 +2857,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (framing, a path that is not valid percent-encoding). */
+            /** @description `bad_request` (terminal): the HTTP request itself could not be parsed (bad framing, NUL bytes, a protocol upgrade). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2855,6 +2879,8 @@ export interface operations {
             /** @description `authentication_error` (terminal): credentials rejected: the Authorization header is missing or malformed, or the key is invalid, suspended or revoked (the answer never says which). */
             401: {
                 headers: {
+                    /** @description `Bearer` (RFC 9110 11.6.1), whatever the reason for the 401. */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
