@@ -43,7 +43,11 @@ export function parse(c: Command, argv: string[]): Pick<Context, 'values' | 'pos
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, tokens: true, options: c.options ?? {} });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    const message = (err as Error).message;
+    // parseArgs reads "-3" as an option: say what was wrong with it (set-limit KEY -3, --limit -3).
+    const negative = /^Unknown option '(-\d[\d.]*)'|^Option '(--[\w-]+)(?: <value>)?' argument is ambiguous/.exec(message);
+    if (negative) throw new UsageError(negative[1] ? `"${negative[1]}": a negative number is not accepted` : `${negative[2]} got a value starting with "-": a negative number is not accepted (for text, write ${negative[2]}=VALUE)`);
+    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ''));
   }
   // parseArgs keeps the last of a repeated option: `--limit 2 --limit 3` would quietly issue a key
   // with limit 3. Refused, like any other ambiguous argument.

@@ -1,5 +1,5 @@
 // `admin jobs ...`: cancel any live job, list a key's jobs, show one job whole.
-import { DomainError, OperatorError } from '../commands/errors.js';
+import { DomainError, JobNotFound, OperatorError } from '../commands/errors.js';
 import { cancelJob } from '../commands/partner.js';
 import { keyById } from '../projections/identity.js';
 import { jobById, listJobs, resultOf, type JobStatus } from '../projections/jobs.js';
@@ -18,6 +18,8 @@ export const jobs: Record<string, Command> = {
       try {
         printJson(out, await cancelJob(svc, jobId, 'operator'));
       } catch (err) {
+        // The partner's wording ("... for this API key") means nothing to an operator, who sees every key.
+        if (err instanceof JobNotFound) throw new OperatorError(`cannot cancel job ${jobId}: job_not_found (no job has this id)`);
         if (err instanceof DomainError) throw new OperatorError(`cannot cancel job ${jobId}: ${err.code} (${err.message})`);
         throw err;
       }

@@ -33,6 +33,10 @@ test('keys create starts a new DATA_DIR (keys are issued before the first npm st
   const listed = await runAdmin(dir, 'keys', 'list');
   assert.equal(listed.code, 0, listed.stderr);
   assert.equal(JSON.parse(listed.stdout).key_id, key_id);
+  // An operator sees every key: no "for this API key" in what the operator reads.
+  const cancel = await runAdmin(dir, 'jobs', 'cancel', 'job_nope');
+  assert.equal(cancel.code, 1);
+  assert.equal(cancel.stderr, 'error: cannot cancel job job_nope: job_not_found (no job has this id)\n');
 });
 
 test('a DATA_DIR that is a file is named as such, not a stack trace', async (t) => {
