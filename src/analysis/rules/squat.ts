@@ -391,8 +391,21 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const level = thighLevel(rep);
         // thighLevel is 1 with the thigh level and grows by 1/0.9 per thigh length the hips sink below the knees.
-        const { value, index } = sustained(rep, level ? (f) => level(f) * 0.9 - 1 : (f) => hipBelowKnee(f, side), 'max');
+        const below = level ? (f: FrameCtx) => level(f) * 0.9 - 1 : (f: FrameCtx) => hipBelowKnee(f, side);
+        const { value, index } = sustained(rep, below, 'max');
         if (!Number.isFinite(value)) return undefined;
+        // Hips or knees unseen at the bottom (out of the picture: a phone close up, low, or in
+        // landscape cuts them off as they sink), the hips may have sunk further there: a reading
+        // within the limit is no pass, not checked (16zc: a phone 1.5 m away, 0.3 m up, read a squat
+        // sinking 0.64 thigh lengths below the knees 0.06 from the frames the hips were still in).
+        // Past the limit it is a fault whatever was not seen, as the depth rule's shallow reading
+        // is no verdict the other way round.
+        // The bottom: the frames from the first to the last the rep's signal reads past half its
+        // peak (the signal itself is unread where the hips are out of the picture).
+        const p = rep.progress ?? [];
+        const low = p.map((v, i) => (v >= 0.5 * rep.peakProgress ? i : -1)).filter((i) => i >= 0);
+        const bottomUnseen = low.length > 0 && rep.frames.some((f, i) => i >= low[0]! && i <= low.at(-1)! && !Number.isFinite(below(f)));
+        if (bottomUnseen && !(value > 0.5)) return undefined;
         const fault = judge.verdict(value - 0.5, 0.1, 0.25);
         return fault && { ...fault, evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
       },
