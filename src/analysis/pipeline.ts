@@ -271,7 +271,7 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   // side (or a hand-held camera that drifts) must not judge side-on reps by front rules.
   // Which way the person faces is read once, over every frame of the clip, whatever was counted
   // (view.ts facingOver).
-  const facing = facingOver(ctx);
+  const facing = facingOver(ctx, picture);
   const repViews = attempts.map((a) => estimateView(ctx.slice(a.start, a.end + 1), facing, picture));
   const view = clipView(estimateView(inReps.length ? inReps : gated.length ? gated : ctx, facing, picture), repViews);
   const setDurationsS = attempts.filter((a) => a.valid).map((a) => (ctx[a.end]!.t - ctx[a.start]!.t) / 1000);

@@ -363,8 +363,8 @@ function trustedSpans(span: number, hips: number): { span: number; hips: number 
  * counted: that back squat read 0.37 filmed, 0.39 farther off, counted as a squat or as `any`
  * (over its reps: 0.38-0.40, and 0.401 as `any` farther off).
  */
-export function facingOver(all: readonly FrameCtx[]): ClipFacing {
-  const frames = all.filter((f) => Math.min(f.p[KP.leftShoulder]!.score, f.p[KP.rightShoulder]!.score) >= VISIBLE);
+export function facingOver(all: readonly FrameCtx[], picture?: Picture): ClipFacing {
+  const frames = unprojectedAll(all, picture).filter((f) => Math.min(f.p[KP.leftShoulder]!.score, f.p[KP.rightShoulder]!.score) >= VISIBLE);
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   const { away } = facingOf(trustedSpans(med(signedSpan), NaN).span, NaN, med(facing));
   // The hips' share frame by frame, where the shoulders spread: a share of medians moves with the
@@ -455,11 +455,93 @@ const SIDE_ON_SPAN = 0.33;
 const BACK_SPAN = 0.35;
 
 /**
+ * The frames' perspective: how much nearer a joint is than the hips, as a share of the hips'
+ * distance, per unit of the model's depth (z): 1 / (Z_SCALE f), f the focal length in pixels. Read
+ * from the body itself, since the lens is unknown (a phone's main camera at 1.5 m, a zoomed-in
+ * studio camera at 6): the two sides of the torso (shoulder to hip) are mirror images, so seen
+ * without perspective (each joint unprojected, see `unprojected`) they are drawn the same length from
+ * any yaw; the picture draws the nearer one longer. The reading is the perspective under which the
+ * two sides come out the same length (least squares of the log ratio over the frames, on a grid up
+ * to a 90 deg lens), over the frames where the sides' depths differ by at least a third of the torso
+ * (a body turned 30 deg or more; square-on there is nothing to read, and nothing much to correct).
+ * 0 (no correction) when fewer than a third of the frames read one, or the reading is a lens
+ * narrower than NEAR_LENS.
+ */
+export function perspectiveOf(frames: readonly FrameCtx[], picture: Picture): number {
+  const used = frames.filter((f) => {
+    const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!, lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+    if (Math.min(ls.score, rs.score, lh.score, rh.score) < VISIBLE) return false;
+    if ([ls, rs, lh, rh].some((k) => k.z === undefined || !Number.isFinite(k.z))) return false;
+    const side = (Math.hypot(ls.x - lh.x, ls.y - lh.y) + Math.hypot(rs.x - rh.x, rs.y - rh.y)) / 2;
+    return Math.abs((ls.z! + lh.z!) / 2 - (rs.z! + rh.z!) / 2) / Z_SCALE >= side / 3;
+  });
+  if (!used.length || used.length < frames.length / 3) return 0;
+  const widest = 1 / (Z_SCALE * (Math.max(picture.width, picture.height) / 2));
+  const misfit = (k: number) => used.reduce((sum, f) => {
+    const u = unprojected(f, k).p;
+    const l = Math.hypot(u[KP.leftShoulder]!.x - u[KP.leftHip]!.x, u[KP.leftShoulder]!.y - u[KP.leftHip]!.y);
+    const r = Math.hypot(u[KP.rightShoulder]!.x - u[KP.rightHip]!.x, u[KP.rightShoulder]!.y - u[KP.rightHip]!.y);
+    return l > 0 && r > 0 ? sum + Math.log(l / r) ** 2 : sum;
+  }, 0);
+  let best = 0, least = misfit(0);
+  for (let i = 1; i <= 60; i++) {
+    const m = misfit((i / 60) * widest);
+    if (m < least) { least = m; best = (i / 60) * widest; }
+  }
+  const long = Math.max(picture.width, picture.height) / 2;
+  return best >= Math.tan((NEAR_LENS * Math.PI) / 360) / (Z_SCALE * long) ? best : 0;
+}
+
+/**
+ * Narrowest lens (degrees across the picture's long side) perspectiveOf acts on. A phone's main
+ * camera spans 60-75 deg, and filmed near, its perspective is what turns the view's readings
+ * (the phone view sweep: 6.9% of its cameras named wrong, 10% at 1.5 m). A narrower reading is a
+ * zoomed or distant camera, whose perspective is weak beside the scatter of the model's far-side
+ * joints: the tuning clips read 1-90 deg, spread by that scatter (a side squat 4, a knee tuck 90),
+ * and the rear-diagonal barbell row, read at 38, sat its shoulder line at -0.38 against the back
+ * view's limit of -0.35: unprojected it read -0.32 and was named side.
+ */
+const NEAR_LENS = 50;
+
+/**
+ * The frame's keypoints as a camera aimed at each would place them (issue 20za): a picture is a
+ * perspective projection, x = cx + f X / Z, so a joint whose depth differs from the hips' is drawn
+ * displaced by (x - cx) (Z - Z_hips) / Z_hips. Near the camera that turns the shoulder line: a phone
+ * 1.5 m from a row 20 deg behind its side sees the shoulders, 20-30 cm forward of the hips, spread
+ * reversed as from behind, and named the view back. The model's depth gives (Z - Z_hips) / Z_hips
+ * as z times the clip's `perspective` (perspectiveOf). About the hips' place in the picture, not its
+ * centre: the model's depth runs along the line of sight to the hips (issue 20x: a person
+ * off-centre reads as if the camera were aimed at them). Depth unseen, a joint is left where it is;
+ * the lengths (armLen, torsoLen) are the frame's own.
+ */
+export function unprojected(f: FrameCtx, perspective: number): FrameCtx {
+  if (!(perspective > 0)) return f;
+  const lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  if (Math.min(lh.score, rh.score) < VISIBLE) return f;
+  const cx = (lh.x + rh.x) / 2, cy = (lh.y + rh.y) / 2;
+  const p = f.p.map((k) => {
+    if (k.z === undefined || !Number.isFinite(k.z)) return k;
+    const grow = 1 + k.z * perspective;
+    return grow > 0 ? { ...k, x: cx + (k.x - cx) * grow, y: cy + (k.y - cy) * grow } : k;
+  });
+  return { ...f, p };
+}
+
+/** The frames unprojected (see unprojected) by their own perspective, when the picture's size is known. */
+export function unprojectedAll(frames: readonly FrameCtx[], picture?: Picture): readonly FrameCtx[] {
+  if (!picture) return frames;
+  const k = perspectiveOf(frames, picture);
+  return k > 0 ? frames.map((f) => unprojected(f, k)) : frames;
+}
+
+/**
  * The camera angle over the frames that matter (those in reps when there are any); `clip`, for
  * one rep's frames, is which way the person faces over the whole clip (facingOver); `picture`, the
  * video's size when known (joints outside it say nothing of what the body hides).
  */
-export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = facingOver(frames), picture?: Picture): ViewAngle | 'unknown' {
+export function estimateView(all: readonly FrameCtx[], clip?: ClipFacing, picture?: Picture): ViewAngle | 'unknown' {
+  const frames = unprojectedAll(all, picture);
+  clip ??= facingOver(frames);
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   if (lyingSpan(frames) < SIDE_ON_SPAN) return 'side';
   // Shoulders that overlap almost completely, upright, are side-on whatever the far elbow shows:
@@ -468,7 +550,9 @@ export function estimateView(frames: readonly FrameCtx[], clip: ClipFacing = fac
   // The yaw as a level camera would read it: a camera above or below the shoulders reads it short.
   const yaw = levelYaw(med(yawOf), cameraPitch(frames));
   if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= SIDE_YAW) return 'side';
-  return classifyYaw(yaw, med(facing), med((f) => farElbowVisibility(f, picture)), med(signedSpan), med(signedHipSpan), clip);
+  // Whether an elbow lies outside the picture is read where the picture drew it.
+  const farElbow = quantile(all.map((f) => farElbowVisibility(f, picture)), 0.5);
+  return classifyYaw(yaw, med(facing), farElbow, med(signedSpan), med(signedHipSpan), clip);
 }
 
 /**

@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, Z_SCALE, type Keypoint } from '../../src/analysis/pose.js';
-import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, farElbowVisibility, judgedFrom, levelYaw, lyingSpan, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
+import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, farElbowVisibility, judgedFrom, levelYaw, lyingSpan, perspectiveOf, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { mirrored, series } from './synthetic.js';
 import { film, phoneCamera } from './camera.js';
@@ -484,6 +484,35 @@ test('a phone 1.5 m from a press cuts off an elbow: the far elbow\'s cue is not 
   }
   for (const yaw of [140, 220]) assert.equal(named(true, yaw, 40), 'back', `portrait, yaw ${yaw}, pitch 40`);
   for (const down of [-10, 0]) assert.equal(named(false, 0, down), 'front', `landscape, yaw 0, pitch ${down}`);
+});
+
+test('a phone 1.5 m from a row 10-20 deg behind its side: the picture\'s perspective is taken out before the shoulders\' order is read', () => {
+  // A phone's lens (67 deg across the long side), aimed at the hips of a bent-over row: the
+  // shoulders, forward of the hips and off the picture's centre, are drawn spread as from behind
+  // (the near one displaced by the perspective), and each of these cameras was named back (issue 20za).
+  const { at, aim } = sweepBodies.row!;
+  const wrong: string[] = [];
+  for (const portrait of [true, false]) {
+    const phone = phoneCamera(67, portrait), picture = { width: phone.width, height: phone.height };
+    for (const [yaw, down] of [[110, 20], [110, 30], [250, 20], [250, 30], [100, 30], [260, 30]] as const) {
+      const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance: 1.5, aim, phone })), 12);
+      const named = estimateView(frames, undefined, picture);
+      if (named !== 'side') wrong.push(`${portrait ? 'portrait' : 'landscape'} yaw ${yaw} pitch ${down}: ${named}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('the perspective is read from the torso\'s two sides: a phone\'s lens; nothing from a zoomed lens or square-on', () => {
+  const { at, aim } = sweepBodies.squat!;
+  const phone = phoneCamera(67, true), picture = { width: phone.width, height: phone.height };
+  const read = (cam: Parameters<typeof film>[1]) => perspectiveOf(buildContext(series(12, 1, (t) => film(at(t), cam)), 12), picture);
+  // The lens a reading stands for, degrees across the long side: 1 / (Z_SCALE f).
+  const lens = (k: number) => (2 * Math.atan(Math.max(picture.width, picture.height) / 2 * Z_SCALE * k) * 180) / Math.PI;
+  const near = lens(read({ yaw: 90, pitch: 0, distance: 1.5, aim, phone }));
+  assert.ok(Math.abs(near - 67) < 8, `side-on at 1.5 m reads a ${near.toFixed(1)} deg lens`);
+  assert.equal(read({ yaw: 0, pitch: 0, distance: 1.5, aim, phone }), 0, 'square-on: nothing to read');
+  assert.equal(read({ yaw: 90, pitch: 0, distance: 1.5, aim, phone: { ...phone, fov: 30 } }), 0, 'a zoomed lens: too weak to act on');
 });
 
 test('far elbow visibility: an elbow outside the picture reads nothing; unknown picture, the score as before', () => {
