@@ -9,6 +9,8 @@ import type { PipelineOutput } from '../../src/analysis/pipeline.js';
 import { judgedFrom } from '../../src/analysis/view.js';
 import { SETS, filmDemo, wave, jackWave, lungeAt, sideLungeAt, pressAt, curlAt, jackAt, bridgeAt, sitUpAt, FLOOR_HIPS, type Demo } from './first-nine-demos.js';
 import type { Camera } from './camera.js';
+import { repInPicture } from '../../src/analysis/rules/in-picture.js';
+import { sweepPhones } from './view-sweep.js';
 
 const ALL = [0, 30, 45, 60, 90, 180];
 const SIZES = [1, 0.5];
@@ -203,5 +205,30 @@ test('a bridge held at the top with the hips pushed past the shoulder-knee line 
   for (const cam of cameras([45, 60, 90], true)) {
     const out = filmDemo(SETS['glute-bridge']!.def, { at: bridgeAt({ feet: 280 }), ...BRIDGE }, cam);
     assert.ok(issueNames(out).every((n) => !n.includes('No pause at the top')), `${JSON.stringify(cam)}: ${describe(out)}`);
+  }
+});
+
+test('a bridge filmed by a phone whose picture cuts the knees off is not judged on them; with them in the picture it is', () => {
+  // A phone 1.5-2.5 m away with the body half-way to the picture's edge (view-sweep.ts
+  // sweepPhones' turn) cuts the knees off; their place is the pose model's guess, and a clean
+  // bridge read 0.1-2.6 band short of straight hips: "Hips not fully extended" (16zd).
+  const phone = (label: string) => sweepPhones().find((p) => p.label === label)!.phone;
+  const cut: Camera[] = [
+    { yaw: 30, pitch: 3, distance: 1.5, phone: phone('75 deg landscape turn -0.5 -0.3') },
+    { yaw: 90, pitch: 3, distance: 2.5, phone: phone('75 deg portrait turn -0.5 -0.3') },
+    { yaw: 90, pitch: 10, distance: 1.5, phone: phone('75 deg landscape turn -0.5 -0.3') },
+  ];
+  for (const cam of cut) {
+    const out = filmDemo(SETS['glute-bridge']!.def, SETS['glute-bridge']!.clean, cam);
+    assert.equal(out.result.repetitions.length, 4, `${JSON.stringify(cam)}: reps`);
+    assert.ok(out.reps.every((r) => !repInPicture(r, ['knee'])), `${JSON.stringify(cam)}: the knees stay in the picture`);
+    assert.deepEqual(issueNames(out), new Array(4).fill([]), `${JSON.stringify(cam)}: ${describe(out)}`);
+  }
+  // The same phones aimed at the body keep the knees in, and the short bridge is still named.
+  for (const cam of cut) {
+    const centred = { ...cam, phone: { ...cam.phone!, turn: [0, 0] as const } };
+    const out = filmDemo(SETS['glute-bridge']!.def, { at: bridgeAt({ top: 12 }), ...BRIDGE }, centred);
+    assert.ok(out.reps.every((r) => repInPicture(r, ['shoulder', 'hip', 'knee'])), `${JSON.stringify(centred)}: cut`);
+    assert.ok(issueNames(out).filter((n) => n.includes('Hips not fully extended')).length >= 3, `${JSON.stringify(centred)}: ${describe(out)}`);
   }
 });
