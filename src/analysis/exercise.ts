@@ -153,6 +153,14 @@ export interface ExerciseDef {
    * has no measured height: its validity rests on the set's own range (counting.ts).
    */
   guessed?(f: FrameCtx): boolean;
+  /**
+   * The least rise of a repetition on this exercise's own signal, from where it began and to where
+   * it ended (counting.ts MIN_RISE, which is the floor for all): a movement of less is the body
+   * waiting, not this exercise (bench/still-sweep.ts). Only where the signal's noise on a body
+   * held still is larger than the generic floor, and every real repetition's rise clears it. A
+   * function reads it from a shot's calibration (`any`, whose signal is scaled to the set's range).
+   */
+  minRise?: number | ((cal: Calibration) => number);
   thresholds?: Thresholds;
   /** Frames per second to analyse when the default is too few for the movement's speed. */
   sampleFps?: number;

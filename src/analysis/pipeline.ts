@@ -155,9 +155,16 @@ function progressByShot(def: ExerciseDef, ctx: FrameCtx[], shots: [number, numbe
   const n = ctx.length;
   const progress = new Array<number>(n).fill(NaN);
   const left = new Array<number>(n).fill(NaN), right = new Array<number>(n).fill(NaN);
+  // The exercise's least rise (ExerciseDef.minRise); one read from a shot's calibration is the
+  // most lenient shot's, so a still shot beside the set cannot raise the set's floor.
+  let minRise = typeof def.minRise === 'number' ? def.minRise : undefined;
   for (const [a, b] of shots) {
     const frames = ctx.slice(a, b);
     const cal = def.calibrate?.(frames) ?? {};
+    if (typeof def.minRise === 'function') {
+      const m = def.minRise(cal);
+      if (Number.isFinite(m)) minRise = Math.min(minRise ?? Infinity, m);
+    }
     for (let i = a; i < b; i++) {
       const f = ctx[i]!;
       if (!def.gate(f)) continue;
@@ -165,7 +172,7 @@ function progressByShot(def: ExerciseDef, ctx: FrameCtx[], shots: [number, numbe
       if (def.progressSides) [left[i], right[i]] = def.progressSides(f, cal);
     }
   }
-  return { progress, left, right };
+  return { progress, left, right, minRise };
 }
 
 /**
@@ -188,7 +195,9 @@ function countingSignal(def: ExerciseDef, ctx: FrameCtx[], shots: [number, numbe
   const moved = progressByShot(anyMovement, ctx, shots);
   const none = new Array<number>(ctx.length).fill(NaN);
   const progress = moved.progress.map((v, i) => (def.gate(ctx[i]!) ? v : NaN));
-  return { progress, left: none, right: none, countedOn: 'movement' as const };
+  // Not `any`'s least rise (MIN_MOVE): an exercise whose own joints are out of the picture moves
+  // little else (a calf raise with the feet cut off lifts the hips 0.11 torso lengths).
+  return { progress, left: none, right: none, minRise: undefined, countedOn: 'movement' as const };
 }
 
 /** Pearson correlation the whole-body movement must have with the exercise's signal to bridge it. */
@@ -245,18 +254,20 @@ export function analyzePoses(def: ExerciseDef, poses: readonly AnyPose[], fps: n
   const cuts = findCuts(poses, fps);
   const shots = shotRanges(poses.length, cuts);
   const ctx = shots.flatMap(([a, b]) => buildContext(poses.slice(a, b), fps));
-  const { progress, left, right, countedOn } = countingSignal(def, ctx, shots, fps);
+  const { progress, left, right, countedOn, minRise: least } = countingSignal(def, ctx, shots, fps);
   // Guessed joints say nothing of the whole-body movement's height: only the exercise's own signal.
   const guessed = def.guessed && countedOn === 'exercise' ? ctx.map((f) => def.guessed!(f)) : undefined;
   const timesMs = ctx.map((f) => f.t);
-  let attempts = countSeries(progress, { fps, cuts, timesMs, ...(guessed ? { guessed } : {}) });
+  // The least rise of a rep on the signal counted (the exercise's own, or the whole-body movement's).
+  const minRise = least !== undefined ? { minRise: least } : {};
+  let attempts = countSeries(progress, { fps, cuts, timesMs, ...minRise, ...(guessed ? { guessed } : {}) });
   // Cross-check with the clip's own rhythm over the span of the set: a clearly periodic pose
   // sequence tells merged and double-read reps apart (see periodicity.ts).
   const period = setPeriod(ctx, attempts, fps);
-  if (period) attempts = countSeries(progress, { fps, cuts, timesMs, period, ...(guessed ? { guessed } : {}) });
+  if (period) attempts = countSeries(progress, { fps, cuts, timesMs, period, ...minRise, ...(guessed ? { guessed } : {}) });
   if (def.progressSides) {
     // One side at a time shows as more valid repetitions than both sides read together.
-    const opts = { fps, cuts, timesMs, ...(period ? { period } : {}), ...(guessed ? { guessed } : {}) };
+    const opts = { fps, cuts, timesMs, ...minRise, ...(period ? { period } : {}), ...(guessed ? { guessed } : {}) };
     const [l, r] = [countSeries(left, opts), countSeries(right, opts)];
     const sides = def.alternatingSides ? [...l, ...r].sort((a, b) => a.peak - b.peak) : mergeSides(l, r);
     const validOf = (xs: Attempt[]) => xs.filter((x) => x.valid).length;

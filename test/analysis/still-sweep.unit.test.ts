@@ -12,21 +12,17 @@ const still: StillTake = { seconds: 12, sway: 3, swayHz: 0.3, breath: 1, breathH
 
 /** Misses left (exercise@yaw, of `cams`), each with what is known of it. */
 const KNOWN: Record<string, string> = {
-  'calf-raise@0': 'keypoint noise of +-3 px is a quarter of a 6 cm heel lift filmed 3 m away: counted 3, as on main',
+  'calf-raise@0': 'keypoint noise of +-3 px is a quarter of a raise filmed 3 m away (the ankle over the toe), and swaying 3 cm toward the camera a quarter more (the shoulders over the toes: 1% of the picture\'s scale is 0.27 of a raise): counted 3, as on main',
   'calf-raise@90': 'the same: counted 3, as on main',
   'calf-raise@45': 'the same: counted 3, as on main',
-  'any@0': 'the any counter\'s signal is scaled by the movement\'s own range, so noise reads as a whole range: counted 3, as on main',
+  'any@0': 'the start position drifting 8% of the way into the movement (arms 10 deg, knees 7 deg, three slow waves) moves the joints 0.24 torso lengths, as much as the smallest real reps counted as any (rules/any.ts MIN_MOVE): counted 3, as on main',
   'any@90': 'the same: counted 3, as on main',
   'any@45': 'the same: counted 3, as on main',
   'lunge@45': 'an ankle the model loses for a frame puts the lunge\'s hip height on the lifted back foot, 0.25 over the stance for three frames: counted 3, as on main (counting.ts MIN_RISE cannot tell it from a rep)',
   'thruster@90': 'not looked into: counted 2, as on main',
   'side-lunge@45': 'not looked into: counted 3, as on main',
   'bench-press@45': 'not looked into: counted 1, as on main',
-  'tricep-pushdown@90': 'the start position drifting 8% into the pushdown, counted 3 (0 with no drift), as on main',
-  'tricep-pushdown@45': 'the same, as on main',
   'bent-over-row@90': 'not looked into: counted 1, as on main',
-  'mountain-climber@90': 'not looked into: counted 2, as on main',
-  'mountain-climber@45': 'not looked into: counted 2, as on main',
 };
 
 test('the start position held still, with sway, breathing and lost joints, counts nothing (every exercise, front, side and a diagonal from above)', () => {
@@ -35,6 +31,33 @@ test('the start position held still, with sway, breathing and lost joints, count
     if (KNOWN[`${e.id}@${cam.yaw}`]) continue;
     const c = stillOn(e.id, cam, still);
     if (c.count) wrong.push(`${e.id} yaw ${cam.yaw}: ${c.count}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('a body held still, whose far limb the model loses a frame now and then, has no hidden tops (pushdown, climber: exercises\' minRise)', () => {
+  // Main read each wander of the signal that went unseen at its top as a rep whose top was hidden
+  // (counting.ts hiddenTop), whatever its height: 3, 3, 2 and 2 reps on nothing.
+  const cases: [string, number][] = [['tricep-pushdown', 90], ['tricep-pushdown', 45], ['mountain-climber', 90], ['mountain-climber', 45]];
+  const wrong: string[] = [];
+  for (const [id, yaw] of cases) {
+    const c = stillOn(id, cams.find((k) => k.yaw === yaw)!, still);
+    if (c.count) wrong.push(`${id} yaw ${yaw}: ${c.count}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('`any` in a rest position held still counts nothing: its reps move the joints at least MIN_MOVE torso lengths', () => {
+  // Main counted 3-4 on each: the any signal is scaled to the clip's own range, so sway, breathing
+  // and +-3 px read as whole repetitions.
+  const wrong: string[] = [];
+  for (const rest of ['standing', 'split', 'wide', 'shoulders', 'hanging', 'seated']) {
+    const c = stillOn('any', cams[0]!, still, rest);
+    if (c.count) wrong.push(`${rest}: ${c.count}`);
+  }
+  for (const rest of ['standing', 'wide', 'lying', 'plank']) {
+    const c = stillOn('any', cams[1]!, still, rest);
+    if (c.count) wrong.push(`${rest} from the side: ${c.count}`);
   }
   assert.deepEqual(wrong, []);
 });

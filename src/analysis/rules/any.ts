@@ -16,6 +16,20 @@ import { halfWindow, perFrame, storePerFrame } from './body.js';
  */
 const MIN_SPAN = 0.15;
 
+/**
+ * Least rise of a repetition of the principal movement, torso lengths (the joints that move most,
+ * together): a body waiting moves less. The signal is scaled to the set's own range, so a person
+ * holding still, swaying, breathing, drifting a little, stepping aside, has noise read as whole
+ * repetitions: 39 of 63 takes of the start position held and 43 of 63 of a rest position counted
+ * 1-15 (bench/still-sweep.ts; 36 and 34 with this), their "reps" rising 0.15 torso lengths at the
+ * median (0.08 at the lower quartile). The real reps of the tuning clips counted as `any` rise
+ * 0.16 or more (a push-up seen from the side, whose joints move with the hips); a calf raise with
+ * the feet in the picture about 0.19 (the hips and both ankles 5.5 cm), so the floor is under both.
+ * What it cannot tell from a rep: a look at the phone (the upper body leaning 15 deg, 0.3-0.5),
+ * and a slow drift 8% of the way into the movement (0.24 for the sweep's arms-and-knees movement).
+ */
+const MIN_MOVE = 0.12;
+
 /** A joint unseen this long (seconds) is out of the picture, not flickering (movement.ts principalAxis). */
 const LOST_S = 0.25;
 
@@ -36,7 +50,7 @@ export function anyCalibration(frames: FrameCtx[]): Calibration {
   // Rest is where the person dwells: a brief dip below it (putting a weight down after the set)
   // must not become the rest every repetition is measured from.
   const rest = restLevel(s, lo, hi);
-  const cal = storePerFrame({}, 'movement', frames, s.map((x) => Math.max(x, rest) - rest).map((x) => x / span));
+  const cal = storePerFrame({ span }, 'movement', frames, s.map((x) => Math.max(x, rest) - rest).map((x) => x / span));
   // Sides in opposition: one end of the movement is the left side's repetition, the other end the
   // right side's, so each direction is counted as its own side.
   const alternating = sidesInPhase(axis) < ALTERNATING;
@@ -56,6 +70,7 @@ export const anyMovement: ExerciseDef = {
   filmingAdvice: 'Place the camera 2-4 m away at hip height with the whole body in frame for the whole set, one person in view, and start recording before the first repetition.',
   signal: 'the first principal component of the joints\' positions (relative to the hips, in torso lengths, plus the hips\' height), scaled to the set\'s own 5%-95% range',
   calibrate: anyCalibration,
+  minRise: (cal) => MIN_MOVE / cal.span!,
   progress: (f, cal) => perFrame(cal, 'movement', f),
   // Read only when the sides move in opposition (NaN otherwise, so the whole movement counts).
   progressSides: (f, cal) => [perFrame(cal, 'left', f), perFrame(cal, 'right', f)],

@@ -43,6 +43,12 @@ export const tricepPushdown: ExerciseDef = {
   signal: 'elbow opening (85 to 165 deg) blended with the hands dropping below the elbows',
   progress: (f) => pushdownProgress(f),
   progressSides: (f) => [armPushdownProgress(f, 'left'), armPushdownProgress(f, 'right')],
+  // A pushdown swings the forearm through 60 deg or more: a rep rises 0.3 of the signal (about 24
+  // deg of elbow and a quarter of a forearm of hand drop) at the least. The arm held at 90 deg
+  // reads 0.1-0.2 of noise (sway, drift, +-3 px), and the far arm, lost a frame now and then
+  // from the side, read "tops hidden" on that noise: 30 of 63 takes of a person holding the
+  // start counted 1-8 reps (bench/still-sweep.ts). Real reps rise 0.65 or more.
+  minRise: 0.3,
   gate: (f) => upright(f, 40) && elbowsDown(f),
   gateDescription: 'standing, torso within 40 deg of vertical, elbows below the shoulders',
   rules: [
