@@ -207,7 +207,15 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // rise at least 0.1 of the set's range from its ends (counting.ts MIN_RISE, 20w). The overhead
 // extension's depth also reads the elbow in 3D, the crunch reads the shoulders' approach to the knees
 // in 3D, and the burpee's progress also reads the shoulders' drop from their standing level (20v).
-export const ENGINE_VERSION = 'pose-engine/17';
+// /18 (stop 36): the poses are those of /17 bit for bit; results can differ for the same video.
+// The camera angle takes the picture's perspective out, read from the body itself (the torso's two
+// sides drawn the same length), before naming the view (view.ts perspectiveOf, 20za). The chest fly
+// whose hands leave the picture is read on the elbows, the deadlifts whose feet leave it on the
+// shoulders' drop over the knees (20za). Squat depth and push-up depth are not checked where the
+// picture cuts off the joints they read, nor the bridge's hip extension (16zc, 16zd); the squat's
+// head rule also reads the neck tipped back against the torso (16zc). An exercise may set the least
+// rise a rep must make on its own signal: the pushdown, the mountain climber and `any` (20z).
+export const ENGINE_VERSION = 'pose-engine/18';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
