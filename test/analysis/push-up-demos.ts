@@ -85,8 +85,14 @@ export function pushUpBody(drop: number, form: Form = {}, b: Build = FIGURE): Jo
   return j;
 }
 
-/** Full depth (the chest a fist above the floor) and about half of it. */
-export const FULL = 0.47, HALF = 0.27;
+/**
+ * Full depth (the chest a fist above the floor: the figure's shoulders 22.5 cm over the wrists, the
+ * elbows 48 deg) and about half of it. Filmed side-on (90, 60, 45 deg, the far limbs hidden) the
+ * full push-up's elbows read 52-72 deg at the bottom and its depth 1.25-1.9 bands inside the limit,
+ * as the good tuning side-on push-ups do (elbows 52-90 deg, median 61; -4.3 to +0.06 bands, median
+ * -2.3). Until 16ze FULL was 0.47 (28.7 cm, elbows 62 deg): 0.07-0.53 band past the limit side-on.
+ */
+export const FULL = 0.58, HALF = 0.27;
 /** The figure's shoulders at full depth, units above the floor. */
 const FIGURE_BOTTOM = (1 - FULL - 0.02) * (FIGURE.upper + FIGURE.fore);
 const AIM: V3 = [0, 40, -100];
@@ -101,17 +107,25 @@ export function camera(yaw: number, heightM: number, distanceM = 2.5, phone?: Ph
   return { yaw: -yaw, pitch, distance: distanceM, aim: AIM, ...(phone ? { phone } : {}) };
 }
 
+const LEFT_HIDDEN = [KP.leftElbow, KP.leftWrist, KP.leftHip, KP.leftKnee, KP.leftAnkle, KP.leftEar];
+const RIGHT_HIDDEN = [KP.rightElbow, KP.rightWrist, KP.rightHip, KP.rightKnee, KP.rightAnkle, KP.rightEar];
+
 /**
  * Four push-ups (2 s each, 1 s at the top between) to `drop` with `form`, filmed by `cam`. Seen
- * side-on the limbs behind the body are scored as the pose model scores them on real side-on
- * clips, mostly unseen (camera.ts gives them 0.3, which reads as seen).
+ * side-on the limbs behind the body, away from the camera, are scored as the pose model scores
+ * them on real side-on clips, mostly unseen (camera.ts gives them 0.3, which reads as seen). The
+ * camera stands on the person's left (x > 0, camera.ts film's eye) for every yaw `camera` gives
+ * from 0 to 180: the right limbs are the far ones there. Until 16ze the left (near) ones were
+ * hidden whatever the side, and the rules read the far arm, drawn smaller: a full push-up read
+ * 1-2 bands deeper side-on than the pose model would show it.
  */
 export function filmed(drop: number, form: Form, cam: Camera, b: Build = FIGURE): PipelineOutput {
   const fps = 12;
   const poses = series(fps, 13, (t) => {
     const kps = film(pushUpBody(0.02 + drop * cycle(Math.max(0, t - 0.5), 2, 1), form, b), cam);
     if (Math.abs(Math.sin(rad(cam.yaw))) > 0.7) {
-      for (const k of [KP.leftElbow, KP.leftWrist, KP.leftHip, KP.leftKnee, KP.leftAnkle, KP.leftEar]) kps[k] = { ...kps[k]!, score: 0.1 };
+      // camera.ts film puts the eye at x = -sin(yaw) times the distance: the side with x of that sign is near.
+      for (const k of -Math.sin(rad(cam.yaw)) > 0 ? RIGHT_HIDDEN : LEFT_HIDDEN) kps[k] = { ...kps[k]!, score: 0.1 };
     }
     return kps;
   });
