@@ -28,17 +28,72 @@ export function upperArmShare(frames: readonly FrameCtx[]): number {
  * signal read on the wrists alone then loses whole reps: the shared front-view sets lost 2 of 12
  * and 4 of 19 with the hands unseen one second in five (bench/augment.ts pose:crop-hands).
  */
-function armDrop(f: FrameCtx, s: Side, cal: Calibration): number {
+function armDrop(f: FrameCtx, s: Side, cal: Calibration, edge = false): number {
   const wrist = wristDrop(f, s);
   if (Number.isFinite(wrist)) return wrist;
   const sh = f.p[joint(s, 'shoulder')]!, el = f.p[joint(s, 'elbow')]!;
   const upper = f.armLen * (cal.upperArmShare ?? UPPER_ARM_SHARE);
-  return sh.score >= VISIBLE && el.score >= VISIBLE && upper > 0 ? (el.y - sh.y) / upper : NaN;
+  if (sh.score < VISIBLE || !(upper > 0)) return NaN;
+  if (el.score >= VISIBLE) return (el.y - sh.y) / upper;
+  // `edge`: an elbow unseen where the model places it above the picture (y < 0) under a shoulder
+  // seen inside it rose at least to the picture's top edge: the drop is read there, a bound that
+  // never reads the arm higher than it was (straight up at most).
+  return edge && el.y < 0 && sh.y > 0 ? Math.max(-1, -sh.y / upper) : NaN;
 }
 
-export function armsUp(f: FrameCtx, cal: Calibration = {}): number {
-  const v = [armDrop(f, 'left', cal), armDrop(f, 'right', cal)].filter(Number.isFinite);
+/** The arms' height, 0 hanging to 1 overhead; `edge`: an arm gone out of the picture's top read at its edge (armDrop). */
+export function armsUp(f: FrameCtx, cal: Calibration = {}, edge = false): number {
+  const v = [armDrop(f, 'left', cal, edge), armDrop(f, 'right', cal, edge)].filter(Number.isFinite);
   return v.length ? (0.85 - v.reduce((a, b) => a + b, 0) / v.length) / 1.35 : NaN;
+}
+
+/**
+ * The legs' reach out from the body in leg lengths (front view): each ankle's distance outward of
+ * its own hip (outward: away from the other hip), averaged over the sides seen. Per side, so that a
+ * framing that cuts one foot off (a phone 1.5 m away, turned off the person) still reads the other.
+ */
+export function legsOut(f: FrameCtx): number {
+  if (!(f.legLen > 0)) return NaN;
+  const lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  if (Math.min(lh.score, rh.score) < VISIBLE || lh.x === rh.x) return NaN;
+  const v = (['left', 'right'] as Side[]).flatMap((s) => {
+    const [hip, other] = s === 'left' ? [lh, rh] : [rh, lh];
+    const ankle = f.p[joint(s, 'ankle')]!;
+    return ankle.score >= VISIBLE ? [((ankle.x - hip.x) * Math.sign(hip.x - other.x)) / f.legLen] : [];
+  });
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+}
+
+/**
+ * Least sweep of the legs over a clip (legsOut's 10th to 90th percentile, leg lengths) that stands
+ * for the jack's cycle where the arms are unseen: feet that stay put read within a few hundredths.
+ * The clean demo's legs (jackAt, feet 60) sweep 0.25 from the front, 0.22 at 30 deg, 0.13 at 60
+ * deg, none side-on (test/analysis/cut-off-phone.unit).
+ */
+const MIN_LEGS_SWEEP = 0.1;
+
+/** The clip's own legs at rest and out (legsOut, 10th and 90th percentiles), when they sweep enough. */
+export function legsRange(frames: readonly FrameCtx[]): Calibration {
+  const v = frames.map(legsOut);
+  const rest = quantile(v, 0.1), out = quantile(v, 0.9);
+  return Number.isFinite(rest) && Number.isFinite(out) && out - rest >= MIN_LEGS_SWEEP ? { legsRest: rest, legsOut: out } : {};
+}
+
+/**
+ * The jack's progress: the arms' height where an arm is seen, else the legs' spread on this
+ * person's own scale (their feet together = 0, their widest jump = 1), else the arms read at the
+ * picture's top edge they went out of (armDrop `edge`). A jack moves arms and legs together, and
+ * the arms leave the picture first: a phone 1.5 m away has the hands and elbows out of its top for
+ * the upper half of every rep, and the arms alone read a quarter of the range (16zd: 38 of 432
+ * clean sets through phones had "Partial repetition"). Where the legs do not sweep (a set done with
+ * the arms alone, a side view that hides the spread) or are cut off too (a landscape phone 1.5 m
+ * away spans a metre of height), the edge stands in.
+ */
+export function jackProgress(f: FrameCtx, cal: Calibration = {}): number {
+  const arms = armsUp(f, cal);
+  if (Number.isFinite(arms)) return arms;
+  const legs = cal.legsRest !== undefined && cal.legsOut !== undefined ? (legsOut(f) - cal.legsRest) / (cal.legsOut - cal.legsRest) : NaN;
+  return Number.isFinite(legs) ? legs : armsUp(f, cal, true);
 }
 
 /** Ankle spread over shoulder width (front view). */
@@ -78,8 +133,8 @@ export const jumpingJack: ExerciseDef = {
   angleAdvice: 'Film from the front with the whole body and the hands overhead in frame, so both arms and the stance width are visible.',
   filmingAdvice: 'Face the camera from 3-4 m away; leave room above the head for the hands and below the feet.',
   signal: 'wrist height (the elbow\'s where a wrist is unseen): arms hanging = 0, hands overhead = 1',
-  calibrate: (frames) => ({ upperArmShare: upperArmShare(frames) }),
-  progress: (f, cal) => armsUp(f, cal),
+  calibrate: (frames) => ({ upperArmShare: upperArmShare(frames), ...legsRange(frames) }),
+  progress: (f, cal) => jackProgress(f, cal),
   // Fast sets reach 2 Hz: at 10 fps a rep is five frames and its top is often missed.
   sampleFps: 15,
   thresholds: { enter: 0.4, exit: 0.25, full: 0.75 },

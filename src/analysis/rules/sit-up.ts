@@ -2,10 +2,10 @@
 // shoulders stand above the hips, in torso lengths: from the side that is the sine of the torso
 // angle, and from the feet (where the angle in the image is always near vertical) the lying torso
 // is foreshortened, so the same measure still rises from near 0 to near 1.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
+import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
 import { HEAD_SIDE_YAW, headDrop } from './push-up.js';
 import { atPeak, extreme, kneeAngle, onRepSide, over, repSide, repYaw, round, torsoElevation, hipHeight, rule } from './common.js';
-import { feetInPicture } from './in-picture.js';
+import { feetInPicture, repInPicture } from './in-picture.js';
 import { ankleY } from './squat.js';
 import { pairPoint } from '../signals.js';
 
@@ -16,6 +16,15 @@ export function shoulderRise(f: FrameCtx): number {
 
 /** 0 lying (rise about sin 15 deg), 1 sitting up (about sin 65 deg). */
 export const situpProgress = (f: FrameCtx) => (shoulderRise(f) - 0.26) / 0.65;
+
+/**
+ * The shoulders and hips, the joints the signal and the torso's angle read, stay inside the picture
+ * over the rep. A phone on the floor 1.5 m away (landscape, a metre of height across) has the
+ * shoulders out of its top for the upper half of a sit-up: the torso's angle there, and the moment
+ * the rep turned, went unseen (16zd: clean sit-ups "Not sitting all the way up" read 56-58 deg at
+ * the last frame seen, and "Dropping back down" timing the way up to the end of the gap).
+ */
+export const torsoInPicture = (rep: RepView): boolean => repInPicture(rep, ['shoulder', 'hip']);
 
 /** Hips near the floor: hips below shoulders' top position and about level with the ankles. */
 export function seatedOrLying(f: FrameCtx): boolean {
@@ -43,6 +52,7 @@ export const sitUp: ExerciseDef = {
       correction: 'Come up until the chest is over the thighs and the torso is upright.',
       views: ['side', 'diagonal'],
       check(rep, judge) {
+        if (!torsoInPicture(rep)) return undefined;
         const { value, index } = extreme(rep, torsoElevation, 'max');
         if (!Number.isFinite(value)) return undefined;
         return judge.fault(70 - value, 8, 15, { evidence: index, description: `The torso rose to about ${round(value)} deg from the floor.` });
@@ -75,6 +85,8 @@ export const sitUp: ExerciseDef = {
       views: ['side', 'diagonal', 'front'],
       readsReturn: true,
       check(rep) {
+        // The peak is where the top was seen: with the shoulders out of the picture it is not.
+        if (!torsoInPicture(rep)) return undefined;
         const up = rep.frames[rep.peak]!.t - rep.frames[0]!.t;
         const down = rep.frames[rep.frames.length - 1]!.t - rep.frames[rep.peak]!.t;
         if (up <= 0 || down >= 0.6 * up) return null;
