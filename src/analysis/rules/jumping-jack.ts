@@ -132,7 +132,7 @@ export const jumpingJack: ExerciseDef = {
   recommendedAngle: 'front',
   angleAdvice: 'Film from the front with the whole body and the hands overhead in frame, so both arms and the stance width are visible.',
   filmingAdvice: 'Face the camera from 3-4 m away; leave room above the head for the hands and below the feet.',
-  signal: 'wrist height (the elbow\'s where a wrist is unseen): arms hanging = 0, hands overhead = 1',
+  signal: 'wrist height (the elbow\'s where a wrist is unseen; with both arms out of the picture, the legs\' spread on the person\'s own scale): arms hanging = 0, hands overhead = 1',
   calibrate: (frames) => ({ upperArmShare: upperArmShare(frames), ...legsRange(frames) }),
   progress: (f, cal) => jackProgress(f, cal),
   // Fast sets reach 2 Hz: at 10 fps a rep is five frames and its top is often missed.
