@@ -214,7 +214,9 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // shoulders' drop over the knees (20za). Squat depth and push-up depth are not checked where the
 // picture cuts off the joints they read, nor the bridge's hip extension (16zc, 16zd); the squat's
 // head rule also reads the neck tipped back against the torso (16zc). An exercise may set the least
-// rise a rep must make on its own signal: the pushdown, the mountain climber and `any` (20z).
+// rise a rep must make on its own signal: the pushdown, the mountain climber and `any` (20z). A
+// jumping jack whose hands leave the picture is counted on the legs' spread, and the sit-up's
+// height and lowering are not checked where a shoulder or hip leaves it (20zb).
 export const ENGINE_VERSION = 'pose-engine/18';
 
 /**
