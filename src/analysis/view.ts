@@ -477,10 +477,15 @@ export function perspectiveOf(frames: readonly FrameCtx[], picture: Picture): nu
   });
   if (!used.length || used.length < frames.length / 3) return 0;
   const widest = 1 / (Z_SCALE * (Math.max(picture.width, picture.height) / 2));
+  // Only the torso's four corners are read, 61 times over every frame used: unprojecting the
+  // whole frame (33 keypoints) each time cost a minute-long clip tens of milliseconds.
   const misfit = (k: number) => used.reduce((sum, f) => {
-    const u = unprojected(f, k).p;
-    const l = Math.hypot(u[KP.leftShoulder]!.x - u[KP.leftHip]!.x, u[KP.leftShoulder]!.y - u[KP.leftHip]!.y);
-    const r = Math.hypot(u[KP.rightShoulder]!.x - u[KP.rightHip]!.x, u[KP.rightShoulder]!.y - u[KP.rightHip]!.y);
+    const lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+    const cx = (lh.x + rh.x) / 2, cy = (lh.y + rh.y) / 2;
+    const at = (i: number) => (k > 0 ? unprojectedPoint(f.p[i]!, cx, cy, k) : f.p[i]!);
+    const ls = at(KP.leftShoulder), rs = at(KP.rightShoulder), lhu = at(KP.leftHip), rhu = at(KP.rightHip);
+    const l = Math.hypot(ls.x - lhu.x, ls.y - lhu.y);
+    const r = Math.hypot(rs.x - rhu.x, rs.y - rhu.y);
     return l > 0 && r > 0 ? sum + Math.log(l / r) ** 2 : sum;
   }, 0);
   let best = 0, least = misfit(0);
@@ -519,12 +524,14 @@ export function unprojected(f: FrameCtx, perspective: number): FrameCtx {
   const lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
   if (Math.min(lh.score, rh.score) < VISIBLE) return f;
   const cx = (lh.x + rh.x) / 2, cy = (lh.y + rh.y) / 2;
-  const p = f.p.map((k) => {
-    if (k.z === undefined || !Number.isFinite(k.z)) return k;
-    const grow = 1 + k.z * perspective;
-    return grow > 0 ? { ...k, x: cx + (k.x - cx) * grow, y: cy + (k.y - cy) * grow } : k;
-  });
-  return { ...f, p };
+  return { ...f, p: f.p.map((k) => unprojectedPoint(k, cx, cy, perspective)) };
+}
+
+/** One keypoint unprojected about the hips' place (cx, cy): see unprojected. */
+function unprojectedPoint<K extends { x: number; y: number; z?: number }>(k: K, cx: number, cy: number, perspective: number): K {
+  if (k.z === undefined || !Number.isFinite(k.z)) return k;
+  const grow = 1 + k.z * perspective;
+  return grow > 0 ? { ...k, x: cx + (k.x - cx) * grow, y: cy + (k.y - cy) * grow } : k;
 }
 
 /** The frames unprojected (see unprojected) by their own perspective, when the picture's size is known. */
