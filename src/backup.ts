@@ -18,7 +18,7 @@ import { OperatorError } from './commands/errors.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
 import { checkpointOf, openReadModels } from './projections/runner.js';
 import { openLedgerSource, replayInto } from './projections/replay.js';
-import { createPrivately, DIR_MODE, makePrivate } from './private-files.js';
+import { createPrivately, makeDirs, makePrivate } from './private-files.js';
 import { paths } from './service.js';
 import { masterKeyId, masterKeyPath, parseMasterKey } from './secrets/master-key.js';
 
@@ -61,7 +61,7 @@ export async function backup(dataDir: string, target: string, clock: () => Date 
   if (existsSync(target) && readdirSync(target).length > 0) throw new OperatorError(`${target} is not empty: back up into a new or empty directory`);
   // A backup holds what DATA_DIR holds: private to this user like it (0600 files, 0700 folders).
   createPrivately();
-  mkdirSync(target, { recursive: true, mode: DIR_MODE });
+  makeDirs(target, 'the backup folder');
   const out = paths(target);
   try {
     if (existsSync(live.readModels)) await copyDatabase(realpathSync(live.readModels), out.readModels);
@@ -163,7 +163,7 @@ export async function restore(from: string, dataDir: string): Promise<BackupMani
   }
   if (!existsSync(src.readModels)) throw new OperatorError(`${from} has no read-models.db: not a complete backup`);
   createPrivately();
-  mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
+  makeDirs(dataDir, 'DATA_DIR');
   const dst = paths(dataDir);
   copyFileSync(src.ledger, dst.ledger);
   copyFileSync(src.readModels, dst.readModels);

@@ -138,6 +138,19 @@ export function postgresUrl(raw: string | undefined): void {
   }
 }
 
+/**
+ * A variable naming where data or a key lives. Unlike the other knobs, set-but-empty is refused,
+ * not read as the default: `DATA_DIR=$DIR` with DIR unset would otherwise point every command at
+ * ./data (an admin command changing a ledger the operator did not mean), and an empty
+ * SECRETS_KEY_FILE would quietly make a new master key in DATA_DIR instead of reading the file.
+ */
+function pathOf(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  if (raw.trim() === '') throw new ConfigError(`${name} is set but empty: name a path, or unset it for the default`);
+  return resolve(raw);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = int(env, 'PORT', 8080, 0, 65535);
@@ -155,8 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     storagePort,
     storagePublicUrl: url(env, 'STORAGE_PUBLIC_URL', `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${storagePort}`),
-    dataDir: resolve(env.DATA_DIR || './data'),
-    secretsKeyFile: env.SECRETS_KEY_FILE ? resolve(env.SECRETS_KEY_FILE) : undefined,
+    dataDir: pathOf(env, 'DATA_DIR') ?? resolve('./data'),
+    secretsKeyFile: pathOf(env, 'SECRETS_KEY_FILE'),
     spotTtlSeconds: int(env, 'UPLOAD_SPOT_TTL_SECONDS', 900, 1, MAX_WINDOW_SECONDS),
     spotsPerWindow: int(env, 'SPOTS_PER_WINDOW', 100, 0),
     spotsWindowSeconds: int(env, 'SPOTS_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),

@@ -4,8 +4,8 @@
 // 0700 from birth), and at start every entry is checked: one readable or writable by group or
 // others (an older version's 0644, a copy made with cp) is made private and the fix is logged; an
 // entry that cannot be fixed (another user's) stops the start with a message naming it.
-import { chmodSync, lstatSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 
 export const PRIVATE_UMASK = 0o077;
@@ -51,6 +51,34 @@ export function makePrivate(root: string): PrivacyReport {
   };
   visit(root, '', true);
   return report;
+}
+
+export class DirectoryNotCreated extends Error {
+  override name = 'DirectoryNotCreated';
+}
+
+/**
+ * `mkdir -p` that fails instead of spinning. Node's `mkdirSync(path, { recursive: true })` loops
+ * forever when mkdir answers ENOENT although the parent exists (any path under /proc or /sys: libuv
+ * takes the ENOENT for a missing parent, finds the parent there and tries again), so a DATA_DIR
+ * like /proc/nope hung the server and every admin command. Here each missing level is made on its
+ * own, from the top down, and the first refusal is thrown naming `what` and the path.
+ */
+export function makeDirs(path: string, what: string, mode = DIR_MODE): void {
+  const missing: string[] = [];
+  for (let dir = resolve(path); !existsSync(dir); dir = dirname(dir)) {
+    missing.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir, { mode });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && statSync(dir).isDirectory()) continue; // made by another process meanwhile
+      throw new DirectoryNotCreated(`${what} ${path} cannot be created: ${(err as Error).message}`);
+    }
+  }
+  if (!statSync(path).isDirectory()) throw new DirectoryNotCreated(`${what} ${path} is not a directory`);
 }
 
 /** Every entry under `root` that group or others may read, write or enter (for tests and `admin`). */

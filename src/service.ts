@@ -1,6 +1,5 @@
 // The composition root: builds the store, read models, ledger and storage from the config. The
 // API server, the worker and the admin CLI all open the same service over the same DATA_DIR.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { createLedger, type Ledger } from './commands/handle.js';
@@ -10,7 +9,7 @@ import type { EventStore } from './events/store/port.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
 import { openLiveReadModels } from './projections/live.js';
 import { copyMissingResults } from './projections/job-results.js';
-import { createPrivately, DIR_MODE, makePrivate } from './private-files.js';
+import { createPrivately, makeDirs, makePrivate } from './private-files.js';
 import { createProjector, type Projector } from './projections/runner.js';
 import { followStore } from './projections/follow.js';
 import { createDiskStorage, diskLayout, type DiskLayout } from './storage/disk.js';
@@ -75,7 +74,7 @@ export async function openEventStore(config: Config, clock: () => Date = () => n
 export async function openService(config: Config, clock: () => Date = () => new Date(), opts: OpenOptions = {}): Promise<Service> {
   // Private from birth (0600/0700), and anything an older version or a copy left open is closed now.
   createPrivately();
-  mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
+  makeDirs(config.dataDir, 'DATA_DIR');
   const privacy = makePrivate(config.dataDir);
   if (privacy.fixed.length > 0) {
     process.stderr.write(`DATA_DIR ${config.dataDir}: took group and other access away from ${privacy.fixed.length} of ${privacy.checked} entries (${privacy.fixed.slice(0, 5).join(', ')}${privacy.fixed.length > 5 ? ', ...' : ''})\n`);

@@ -10,6 +10,7 @@ import { OperatorError } from '../commands/errors.js';
 import type { Config } from '../config.js';
 import { RebuildBusyError } from '../projections/rebuild.js';
 import { StoreUnavailableError } from '../events/store/port.js';
+import { DirectoryNotCreated } from '../private-files.js';
 import { openService, paths, type Service } from '../service.js';
 import { auditCommand, events } from './audit.js';
 import { helpOf, parse, UsageError, type Command } from './command.js';
@@ -120,7 +121,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
       io.err.write(`error: ${err.message}\n\n${helpOf(command)}`);
       return 2;
     }
-    const known = err instanceof OperatorError || err instanceof RebuildBusyError || err instanceof StoreUnavailableError;
+    const known = err instanceof OperatorError || err instanceof RebuildBusyError || err instanceof StoreUnavailableError || err instanceof DirectoryNotCreated;
     io.err.write(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}\n`);
     return 1;
   } finally {

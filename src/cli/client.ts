@@ -48,12 +48,38 @@ const common = {
 
 type Values = Record<string, string | boolean | undefined>;
 
+/**
+ * `--poll-interval -1`: parseArgs takes "-1" for an option and calls the argument "ambiguous". A
+ * value that reads as a negative number is the option's value (as `--poll-interval=-1` is), so
+ * the option's own check says what is wrong with it.
+ */
+function negativeValuesJoined(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([\w-]+)$/.exec(argv[i]!)?.[1];
+    const next = argv[i + 1];
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]!);
+  }
+  return out;
+}
+
 function parse(argv: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>, args: string[]): { values: Values; positionals: string[] } {
   let parsed;
+  const all = { ...common, ...options };
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...common, ...options } });
+    parsed = parseArgs({ args: negativeValuesJoined(argv, all), allowPositionals: true, strict: true, tokens: true, options: all });
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  // parseArgs keeps the last of a repeated option (`--limit 2 --limit 3`): refused, as admin does.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once`);
+    seen.add(token.name);
   }
   if (parsed.values.help) return { values: parsed.values, positionals: parsed.positionals };
   if (parsed.positionals.length < args.length) throw new UsageError(`missing ${args.slice(parsed.positionals.length).join(' ')}`);

@@ -1,7 +1,8 @@
 // `admin projections rebuild|verify`: rebuild the read models from the ledger while the API serves,
 // or check that the live ones are what a replay gives.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { OperatorError } from '../commands/errors.js';
+import { makeDirs } from '../private-files.js';
 import { rebuild } from '../projections/rebuild.js';
 import { verify } from '../projections/verify.js';
 import { openEventStore, paths } from '../service.js';
@@ -32,7 +33,7 @@ interface Files {
 async function withServerLedger<T>(config: Config, fn: (store: EventStore | undefined, files: Files) => Promise<T>): Promise<T> {
   if (config.eventStore !== 'postgres') return fn(undefined, sqliteFiles(config));
   const files: Files = { readModelsPath: paths(config.dataDir).readModels, busyTimeoutMs: config.storeBusyTimeoutMs };
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDirs(config.dataDir, 'DATA_DIR');
   const store = await openEventStore(config);
   try {
     return await fn(store, files);

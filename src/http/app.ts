@@ -151,8 +151,12 @@ export async function buildApp(svc: Service, opts: AppOptions = {}): Promise<Fas
   const parseJsonBody = async (request: FastifyRequest) => {
     if (request.body === undefined || request.body === '') throw new MalformedRequest('Malformed request: the body is empty; send a JSON object.');
     if (typeof request.body !== 'string') return;
+    // A UTF-8 byte-order mark (some Windows tools write one) is not JSON, but RFC 8259 section 8.1
+    // lets a parser ignore it: it is skipped, and only it (a body of nothing else is still empty).
+    const text = request.body.charCodeAt(0) === 0xfeff ? request.body.slice(1) : request.body;
+    if (text === '') throw new MalformedRequest('Malformed request: the body is empty; send a JSON object.');
     try {
-      request.body = JSON.parse(request.body);
+      request.body = JSON.parse(text);
     } catch {
       throw new MalformedRequest('Malformed request: the body is not valid JSON.');
     }

@@ -7,7 +7,15 @@ import { Type } from '@sinclair/typebox';
 import { withUploadUrl, type Rebuild } from '../idempotency/bearer.js';
 import { begin, checkKey, finish, hashOf, type Claim } from '../idempotency/records.js';
 import type { Service } from '../service.js';
+import { InvalidIdempotencyKey } from '../commands/errors.js';
 import { keyOf } from './auth.js';
+
+/** How many times a header was sent (rawHeaders alternates names and values, as they arrived). */
+function timesSent(rawHeaders: string[], name: string): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) n++;
+  return n;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,7 +50,14 @@ export function idempotent(svc: Service, keep: (body: string) => { body: string;
     async preHandler(request: FastifyRequest, reply: FastifyReply) {
       const header = request.headers['idempotency-key'];
       if (header === undefined) return;
-      const key = Array.isArray(header) ? header.join(', ') : header;
+      // Node joins a repeated header into one value ("a, b"): used as a key it would match neither
+      // request's own key, so a retry sending only one of them would run again. Two keys are a
+      // bad key, refused before anything is recorded or created. (One header whose value holds a
+      // comma is a key like any other.)
+      if (Array.isArray(header) || timesSent(request.raw.rawHeaders, 'idempotency-key') > 1) {
+        throw new InvalidIdempotencyKey('The Idempotency-Key header was sent more than once; send exactly one key.');
+      }
+      const key = header;
       checkKey(key);
       const readsBody = request.routeOptions.schema?.body !== undefined;
       const fingerprint = hashOf(canonical([request.method, request.url.split('?')[0], readsBody ? request.body : null]));

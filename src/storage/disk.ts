@@ -1,10 +1,11 @@
 // The default storage driver: files under DATA_DIR/storage. Uploads land in live/<handle> by
 // rename from a temp file; a claim hard-links them to frozen/<jobId>, so a later rename over
 // live/<handle> cannot change the inode the job analyzes.
-import { constants, linkSync, mkdirSync, statSync } from 'node:fs';
+import { constants, linkSync, statSync } from 'node:fs';
 import { access, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { makeDirs } from '../private-files.js';
 import { StorageUnavailableError, type VideoStorage } from './port.js';
 import { loadOrCreateSecret, sign } from './signing.js';
 
@@ -19,7 +20,7 @@ export interface DiskLayout {
 export function diskLayout(dataDir: string): DiskLayout {
   const root = join(dataDir, 'storage');
   const layout = { live: join(root, 'live'), frozen: join(root, 'frozen'), tmp: join(root, 'tmp'), poses: join(root, 'poses') };
-  for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const dir of Object.values(layout)) makeDirs(dir, 'the storage folder');
   return { ...layout, secret: loadOrCreateSecret(join(root, 'signing.key')) };
 }
 

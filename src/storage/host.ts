@@ -101,6 +101,13 @@ export function createStorageHost(deps: StorageHostDeps): Server {
     const match = /^\/uploads\/([A-Za-z0-9_-]{1,64})$/.exec(url.pathname);
     if (!match) return reply(res, 404, 'not_found', 'No such object.');
     if (req.method !== 'PUT') return reply(res, 405, 'method_not_allowed', 'Only PUT is allowed on an upload URL.', { allow: 'PUT' });
+    // SPEC: the signed URL authorizes its own write and the Authorization header must not be sent.
+    // S3 refuses such a PUT (400, "only one auth mechanism allowed") before it checks the signature;
+    // so does this host, so a partner that sends one fails here as it would against the bucket,
+    // not only in production. Nothing is read or stored and the spot stays as it was.
+    if (req.headers.authorization !== undefined) {
+      return reply(res, 400, 'authorization_not_allowed', 'The upload URL authorizes its own write: send the PUT without an Authorization header (object storage refuses it too). Nothing was stored.');
+    }
     const handle = match[1]!;
     const expires = Number(url.searchParams.get('expires') ?? NaN);
     const signature = url.searchParams.get('signature') ?? '';
