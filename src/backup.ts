@@ -11,8 +11,8 @@
 // vault (secrets.db, sealed webhook secrets) is copied the same way, with its master key when the
 // first start created it in DATA_DIR (secrets.key, mode 0600); a key from SECRETS_KEY_FILE stays
 // where the operator keeps it, and the manifest names it by id so a restore can be checked.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import Database from 'better-sqlite3';
 import { OperatorError } from './commands/errors.js';
 import { SqliteEventStore } from './events/store/sqlite.js';
@@ -55,10 +55,26 @@ function copyIfThere(from: string, to: string, copied: string[], name: string): 
   copied.push(name);
 }
 
+/** The real path of `path`, which may not exist yet: its deepest existing folder resolved, the rest appended. */
+function realPath(path: string): string {
+  const full = resolve(path);
+  if (existsSync(full)) return realpathSync(full);
+  const parent = dirname(full);
+  return parent === full ? full : join(realPath(parent), basename(full));
+}
+
+const isWithin = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
 export async function backup(dataDir: string, target: string, clock: () => Date = () => new Date()): Promise<BackupManifest> {
   const live = paths(dataDir);
   if (!existsSync(live.ledger)) throw new OperatorError(`no ledger at ${live.ledger} (is DATA_DIR right?)`);
+  if (existsSync(target) && !statSync(target).isDirectory()) throw new OperatorError(`${target} is not a directory: back up into a new or empty directory`);
   if (existsSync(target) && readdirSync(target).length > 0) throw new OperatorError(`${target} is not empty: back up into a new or empty directory`);
+  // A backup inside DATA_DIR is lost with it, and is copied again by the next backup's walk of it.
+  if (isWithin(realPath(dataDir), realPath(target))) throw new OperatorError(`${target} is inside DATA_DIR ${dataDir}: keep a backup outside DATA_DIR`);
   // A backup holds what DATA_DIR holds: private to this user like it (0600 files, 0700 folders).
   createPrivately();
   makeDirs(target, 'the backup folder');
@@ -147,7 +163,12 @@ export async function restore(from: string, dataDir: string): Promise<BackupMani
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
     throw new OperatorError(`DATA_DIR ${dataDir} is not empty: restore only into an empty directory (move what is there aside first)`);
   }
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BackupManifest;
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BackupManifest;
+  } catch {
+    throw new OperatorError(`${from} is not a backup (its ${MANIFEST} is not JSON)`);
+  }
   const src = paths(from);
   // The ledger copy must be the one the manifest describes, hash chain and all.
   const copy = new Database(src.ledger, { readonly: true, fileMustExist: true });

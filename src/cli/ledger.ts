@@ -57,13 +57,28 @@ function failureLine(f: ChainReport['failures'][number]): string {
   return `${f.stream} revision ${f.revision} (position ${f.position}): ${f.reason}`;
 }
 
+/**
+ * The digest in a file: the whole file when it is one JSON value (a backup's pretty-printed
+ * backup.json, which records its position and root), else its last line (digests an auditor
+ * appended, one `ledger digest` line each).
+ */
+function digestText(text: string): string {
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return text.trim().split('\n').pop() ?? '';
+  }
+}
+
 export const verifyCommand: Command = {
   usage: 'audit verify [KEY_ID] [--digest FILE] [--format text|json]',
   summary: 'recompute the hash chains of the ledger (or of one key) and check the stored hashes and roots',
   details: [
     'Every event is hashed again from what is stored now and compared with the hash stored when it was',
     'appended; the running root is recomputed over all streams. With --digest FILE (a line printed by',
-    '`ledger digest`, kept by the auditor), also proves that nothing at or before its position changed.',
+    '`ledger digest`, kept by the auditor, or a backup\'s backup.json), also proves that nothing at or',
+    'before its position changed.',
     'Exit 0 when everything verifies, 1 naming the first stream and revision that does not.',
   ].join('\n'),
   args: ['KEY_ID?'],
@@ -76,7 +91,7 @@ export const verifyCommand: Command = {
       const file = values.digest as string;
       if (!existsSync(file)) throw new UsageError(`--digest: no file ${file}`);
       try {
-        digest = parseDigest(readFileSync(file, 'utf8').trim().split('\n').pop() ?? '');
+        digest = parseDigest(digestText(readFileSync(file, 'utf8')));
       } catch (e) {
         throw new UsageError(`--digest ${file}: ${(e as Error).message}`);
       }

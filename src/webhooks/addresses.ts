@@ -20,6 +20,10 @@ const MAX_URL_LENGTH = 2048;
 
 /** The URL as we will call it, or InvalidWebhookUrl naming what is wrong with it. */
 export function parseWebhookUrl(raw: string): URL {
+  // The URL parser drops leading and trailing spaces and control characters and tabs or newlines
+  // inside, so " https://x/hook" was stored and listed as given and called as another string:
+  // refused, so what is registered is what is called.
+  if (/[\x00-\x20\x7f]/.test(raw)) throw new InvalidWebhookUrl('The webhook url must not hold spaces or control characters (percent-encode them).');
   let url: URL;
   try {
     url = new URL(raw);

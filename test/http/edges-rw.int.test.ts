@@ -118,3 +118,19 @@ test('a JSON body that starts with a UTF-8 byte-order mark is read (RFC 8259 8.1
   const hook = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, raw: Buffer.concat([bom, Buffer.from(JSON.stringify({ url: 'http://nonexistent.invalid/hooks' }))]), headers: { 'content-type': 'application/json' } });
   assert.notEqual(hook.body?.error?.code, 'malformed_request', hook.text);
 });
+
+test('a webhook url with spaces or control characters is refused (400 invalid_webhook_url), not stored as given and called as another string', async (t) => {
+  const h = await startHarness(t, { env: { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' } });
+  const { apiKey } = await h.createKey();
+  for (const url of [' http://127.0.0.1:9/hook', 'http://127.0.0.1:9/hook ', 'http://127.0.0.1:9/a b', 'http://127.0.0.1:9/a\tb', 'http://127.0.0.1:9/a\nb', 'http://127.0.0.1:9/\u0000']) {
+    const res = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, body: { url } });
+    assert.equal(res.status, 400, `${JSON.stringify(url)}: ${res.text}`);
+    assert.equal(res.body.error.code, 'invalid_webhook_url');
+    assert.match(res.body.error.message, /spaces or control characters/);
+  }
+  assert.deepEqual((await h.request('GET', '/v1/webhook-endpoints', { key: apiKey })).body, { webhook_endpoints: [] });
+  // Percent-encoded, the same path is fine.
+  const ok = await h.request('POST', '/v1/webhook-endpoints', { key: apiKey, body: { url: 'http://127.0.0.1:9/a%20b' } });
+  assert.equal(ok.status, 201, ok.text);
+  assert.equal(ok.body.url, 'http://127.0.0.1:9/a%20b');
+});
