@@ -121,6 +121,15 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
       io.err.write(`error: ${err.message}\n\n${helpOf(command)}`);
       return 2;
     }
+    // A ledger or read-model file that cannot be written (a read-only mount or snapshot, an
+    // immutable file or folder): every command opens them for writing, the reading ones too (they
+    // bring the read models up to date first), so say so and what to do, not SQLite's bare text.
+    // (The SQLite store passes these on as StoreUnavailableError with SQLite's own words.)
+    const sqlite = /^SQLITE_(READONLY|CANTOPEN)/.test(String((err as { code?: unknown }).code ?? '')) || /attempt to write a readonly database|unable to open database file/.test((err as Error).message ?? '');
+    if (sqlite && cfg) {
+      io.err.write(`error: a database in DATA_DIR ${cfg.dataDir} cannot be opened for writing (SQLite: ${(err as Error).message}); admin commands open the ledger and read models for writing, the reading ones too. Make DATA_DIR writable, or copy it somewhere writable (cp -a) and run the command with DATA_DIR set to the copy\n`);
+      return 1;
+    }
     const known = err instanceof OperatorError || err instanceof RebuildBusyError || err instanceof StoreUnavailableError || err instanceof DirectoryNotCreated;
     io.err.write(`error: ${known ? (err as Error).message : String((err as Error).stack ?? err)}\n`);
     return 1;

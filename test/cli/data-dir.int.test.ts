@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { repoRoot, startArgs } from '../support/processes.js';
 import { runAdmin, type CliResult } from './run.js';
 
@@ -107,4 +107,32 @@ test('DATA_DIR set but empty is refused by name (it used to mean ./data, quietly
   }
   const res = await runWithin(adminArgs('keys', 'list'), { DATA_DIR: '/nonexistent/rw', SECRETS_KEY_FILE: '' });
   assert.equal(res.stderr, 'configuration error: SECRETS_KEY_FILE is set but empty: name a path, or unset it for the default\n');
+});
+
+test('a DATA_DIR whose databases cannot be written (read-only snapshot, immutable files) is named with what to do, not SQLite\'s bare text', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'rw-data-dir-'));
+  const dir = join(root, 'data');
+  assert.equal((await runAdmin(dir, 'keys', 'create', '--partner-name', 'Acme')).code, 0);
+  // Root ignores file modes: immutable files or folders (chattr +i) are what it cannot write.
+  const chattr = (flag: string, ...paths: string[]) => spawnSync('chattr', [flag, ...paths]);
+  const all = [dir, join(dir, 'ledger.db'), join(dir, 'read-models.db')];
+  t.after(() => {
+    chattr('-i', ...all);
+    rmSync(root, { recursive: true, force: true });
+  });
+  const probe = chattr('+i', join(dir, 'ledger.db'));
+  if (probe.status !== 0) return t.skip(`chattr +i is not available here: ${probe.stderr ?? probe.error}`);
+  chattr('-i', join(dir, 'ledger.db'));
+  // (The folder with the ledger immutable and no -shm file yet gives SQLite's "unable to open
+  // database file", named the same way; not repeated here, as an earlier run leaves its -shm.)
+  for (const [what, paths] of [['the databases', all.slice(1)]] as const) {
+    chattr('+i', ...paths);
+    for (const argv of [['keys', 'list'], ['audit', 'verify']]) {
+      const res = await runAdmin(dir, ...argv);
+      assert.equal(res.code, 1, `${what}: ${argv.join(' ')}`);
+      assert.equal(res.stdout, '');
+      assert.match(res.stderr, new RegExp(`^error: a database in DATA_DIR ${dir} cannot be opened for writing \\(SQLite: (attempt to write a readonly database|unable to open database file)\\); .*copy it somewhere writable`), `${what}: ${argv.join(' ')}: ${res.stderr}`);
+    }
+    chattr('-i', ...paths);
+  }
 });
