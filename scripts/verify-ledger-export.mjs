@@ -30,7 +30,15 @@ const eventHash = (previous, e) =>
 const args = process.argv.slice(2);
 const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--digest');
 const digestAt = args.indexOf('--digest');
-const digest = digestAt >= 0 ? JSON.parse(readFileSync(args[digestAt + 1], 'utf8').trim().split('\n').pop()) : undefined;
+// A digest file: one JSON value (a backup's pretty-printed backup.json) or digests one per line (the last is used).
+const digestOf = (text) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return JSON.parse(text.trim().split('\n').pop());
+  }
+};
+const digest = digestAt >= 0 ? digestOf(readFileSync(args[digestAt + 1], 'utf8')) : undefined;
 const wholeLedger = args.includes('--all') || digest !== undefined;
 if (!file) {
   console.error('usage: node scripts/verify-ledger-export.mjs EXPORT.ndjson [--all] [--digest DIGEST.json]');

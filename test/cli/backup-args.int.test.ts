@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from '../support/processes.js';
 import { runAdmin } from './run.js';
 
 test('backup: a target that is a file or inside DATA_DIR is refused by name and nothing is written; backup.json is a digest for audit verify; a manifest that is not JSON is named', async (t) => {
@@ -36,6 +38,12 @@ test('backup: a target that is a file or inside DATA_DIR is refused by name and 
   const verified = await runAdmin(data, 'audit', 'verify', '--digest', join(copy, 'backup.json'));
   assert.equal(verified.code, 0, verified.stderr);
   assert.match(verified.stdout, /digest at position \d+: matches/);
+  // So does the offline checker, on a whole-ledger export.
+  const exported = join(root, 'export.ndjson');
+  writeFileSync(exported, (await runAdmin(data, 'events', 'export', '--all')).stdout);
+  const offline = spawnSync(process.execPath, [join(repoRoot, 'scripts/verify-ledger-export.mjs'), exported, '--digest', join(copy, 'backup.json')], { encoding: 'utf8' });
+  assert.equal(offline.status, 0, offline.stderr);
+  assert.match(offline.stdout, /digest at position \d+: matches/);
   // A digests file an auditor appends to (one `ledger digest` line each) is still read by its last line.
   const digests = join(root, 'digests.ndjson');
   const digest = (await runAdmin(data, 'ledger', 'digest')).stdout;
