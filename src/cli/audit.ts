@@ -24,7 +24,8 @@ export const auditCommand: Command = {
     'Checks every budget invariant as it goes (no over-commit on acceptance, terminal states never',
     'change, used = completed + failed, held = queued + processing, ...) and compares the totals with',
     'the identity read model (what GET /v1/identity serves). --until replays the events recorded at',
-    'or before ISO_TIME (usage as it stood then) and skips the comparison.',
+    'or before ISO_TIME (usage as it stood then) and skips the comparison. ISO_TIME carries its',
+    'offset: 2026-11-28T17:00:00Z or 2026-11-28T18:00:00+01:00.',
     'Exit 0 when everything agrees, 1 on a violated invariant or a disagreement (with a diff).',
   ].join('\n'),
   args: ['KEY_ID'],
@@ -36,7 +37,11 @@ export const auditCommand: Command = {
     let until: Date | undefined;
     if (values.until !== undefined) {
       until = new Date(values.until as string);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(values.until as string) || Number.isNaN(until.getTime())) throw new UsageError(`--until must be an ISO 8601 time, got "${values.until}"`);
+      // With its offset, always: JavaScript reads a date-time without one in this machine's zone
+      // and a date alone as UTC midnight, so "2026-11-28T17:00" meant 22:00Z on a New York laptop.
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(values.until as string) || Number.isNaN(until.getTime())) {
+        throw new UsageError(`--until must be an ISO 8601 time with its offset, like 2026-11-28T17:00:00Z or 2026-11-28T18:00:00+01:00 (without one it would be read in this machine's time zone), got "${values.until}"`);
+      }
     }
     const svc = await service();
     let report = await replayKey(svc, keyId, until);

@@ -63,6 +63,10 @@ test('bad arguments: a message naming the problem, the usage, exit 2', async () 
     [['audit'], /missing KEY_ID/],
     [['audit', 'k', '--format', 'xml'], /--format must be one of table, json, csv/],
     [['audit', 'k', '--until', 'yesterday'], /--until must be an ISO 8601 time/],
+    // Issue rw: without an offset JavaScript reads a time in the machine's zone, a date alone as UTC.
+    [['audit', 'k', '--until', '2026-11-28T17:00:00'], /--until must be an ISO 8601 time with its offset, like 2026-11-28T17:00:00Z/],
+    [['audit', 'k', '--until', '2026-11-28'], /--until must be an ISO 8601 time with its offset/],
+    [['audit', 'k', '--until', '2026-11-28 17:00:00Z'], /--until must be an ISO 8601 time with its offset/],
     [['events', 'export'], /missing KEY_ID/],
     [['projections', 'rebuild', 'now'], /unexpected argument "now"/],
     [['audit', 'verify', '--format', 'xml'], /--format must be text or json/],
@@ -85,5 +89,13 @@ test('bad arguments: a message naming the problem, the usage, exit 2', async () 
     assert.equal(res.code, 2, argv.join(' '));
     assert.match(res.err, message, argv.join(' '));
     assert.match(res.err, /usage: npm run -s admin --/, argv.join(' '));
+  }
+});
+
+test('audit --until takes a date-time with its offset (Z or +hh:mm); the data is opened only then', async () => {
+  for (const until of ['2026-11-28T17:00:00Z', '2026-11-28T17:00Z', '2026-11-28T18:00:00.123+01:00', '2026-11-28t17:00:00z']) {
+    const res = await run('audit', 'k', '--until', until);
+    assert.equal(res.code, 1, until);
+    assert.match(res.err, /a --help or a bad argument must not open the data/, until);
   }
 });
