@@ -46,6 +46,23 @@ log.info({ master_key: svc.masterKey.source, master_key_id: svc.masterKey.id, pa
 // How the decoder is confined on this machine (found once by starting one): said at start.
 void detectNetworkIsolation().then((c) => log.info({ net: c.net, mount: c.mount, user_namespace: c.user, isolation: c.describe }, 'decoder isolation'));
 
+/**
+ * A port already taken (another `npm start` on the same ports) or not ours to take: one line
+ * naming the variable, exit 1, not Node's stack trace. Jobs the runner claimed just before are
+ * taken again when their leases run out, as after any crash.
+ */
+async function listenedOrExit(listening: Promise<unknown>, what: string, variable: string, port: number): Promise<void> {
+  try {
+    await listening;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw err;
+    const why = code === 'EADDRINUSE' ? `the port is already in use (another npm start?); set ${variable}` : code === 'EACCES' ? `this user may not listen on that port; set ${variable}` : 'the address is not one of this machine\'s; set HOST';
+    process.stderr.write(`cannot listen for ${what} on ${config.host}:${port} (${code}: ${why})\n`);
+    process.exit(1);
+  }
+}
+
 let storageHost: Server | undefined;
 if (svc.disk) {
   storageHost = createStorageHost({
@@ -57,7 +74,7 @@ if (svc.disk) {
     ...storageCallbacks(svc),
   });
   storageHost.listen(config.storagePort, config.host);
-  await once(storageHost, 'listening');
+  await listenedOrExit(once(storageHost, 'listening'), 'the storage host', 'STORAGE_PORT', config.storagePort);
   log.info({ port: config.storagePort }, 'storage host listening');
 }
 
@@ -75,7 +92,7 @@ runner = startRunner(svc, engine, {
   log,
 });
 await runner.firstClaims;
-await app.listen({ host: config.host, port: config.port });
+await listenedOrExit(app.listen({ host: config.host, port: config.port }), 'the API', 'PORT', config.port);
 const sweeper = startSweeper(svc, config.sweepIntervalSeconds * 1000, log);
 // Every API node dispatches webhooks; leases in the ledger keep two nodes off one attempt.
 const dispatcher = startDispatcher(svc, { log });

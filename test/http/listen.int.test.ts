@@ -1,0 +1,44 @@
+// `npm start` on a port it cannot take (issue rw): one line naming the listener and the variable,
+// exit 1, not Node's EADDRINUSE stack trace.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, repoRoot, startArgs } from '../support/processes.js';
+
+function start(env: Record<string, string>): Promise<{ code: number; stderr: string; hung: boolean }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      startArgs,
+      { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: 'silent', METRICS_PORT: '0', WORKER_CONCURRENCY: '0', ...env }, timeout: 90_000, killSignal: 'SIGKILL' },
+      (err, _stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr, hung: err?.killed === true }),
+    );
+  });
+}
+
+test('a port already taken stops npm start with one line naming the listener and its variable, exit 1', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rw-listen-'));
+  const taken = createServer();
+  taken.listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  t.after(() => {
+    taken.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const port = (taken.address() as { port: number }).port;
+  const cases = [
+    [{ PORT: String(port), STORAGE_PORT: String(await freePort()) }, `cannot listen for the API on 127.0.0.1:${port} (EADDRINUSE: the port is already in use (another npm start?); set PORT)\n`],
+    [{ PORT: String(await freePort()), STORAGE_PORT: String(port) }, `cannot listen for the storage host on 127.0.0.1:${port} (EADDRINUSE: the port is already in use (another npm start?); set STORAGE_PORT)\n`],
+  ] as const;
+  for (const [env, message] of cases) {
+    const res = await start({ DATA_DIR: dataDir, ...env });
+    assert.equal(res.hung, false);
+    assert.equal(res.code, 1);
+    assert.equal(res.stderr, message);
+  }
+});
