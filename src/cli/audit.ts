@@ -11,6 +11,20 @@ import { UsageError, write, type Command } from './command.js';
 
 const FORMATS = ['table', 'json', 'csv'] as const;
 
+/**
+ * --until: an ISO 8601 date, or a date-time with or without its offset. One without an offset is
+ * read as UTC, as a date alone is: JavaScript would read it in this machine's zone, so
+ * "2026-11-28T17:00" meant 22:00Z on a New York laptop and 17:00Z on a server.
+ */
+export function parseUntil(text: string): Date {
+  const iso = /^(\d{4}-\d{2}-\d{2})(?:[Tt](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  const until = iso === null ? new Date(NaN) : new Date(iso[2] === undefined ? iso[1]! : `${iso[1]}T${iso[2]}${iso[3] ?? 'Z'}`);
+  if (Number.isNaN(until.getTime())) {
+    throw new UsageError(`--until must be an ISO 8601 date or date-time, like 2026-11-28, 2026-11-28T17:00:00Z or 2026-11-28T18:00:00+01:00 (without an offset it is read as UTC), got "${text}"`);
+  }
+  return until;
+}
+
 async function replayKey(svc: Service, keyId: string, until?: Date): Promise<AuditReport> {
   const events = await svc.store.readStream(ledgerStream(keyId));
   if (events.length === 0) throw new OperatorError(`no key ${keyId}`);
@@ -24,8 +38,8 @@ export const auditCommand: Command = {
     'Checks every budget invariant as it goes (no over-commit on acceptance, terminal states never',
     'change, used = completed + failed, held = queued + processing, ...) and compares the totals with',
     'the identity read model (what GET /v1/identity serves). --until replays the events recorded at',
-    'or before ISO_TIME (usage as it stood then) and skips the comparison. ISO_TIME carries its',
-    'offset: 2026-11-28T17:00:00Z or 2026-11-28T18:00:00+01:00.',
+    'or before ISO_TIME (usage as it stood then) and skips the comparison. ISO_TIME is a date or a',
+    'date-time: 2026-11-28, 2026-11-28T17:00:00Z, 2026-11-28T18:00:00+01:00; without an offset, UTC.',
     'Exit 0 when everything agrees, 1 on a violated invariant or a disagreement (with a diff).',
   ].join('\n'),
   args: ['KEY_ID'],
@@ -36,12 +50,7 @@ export const auditCommand: Command = {
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
     let until: Date | undefined;
     if (values.until !== undefined) {
-      until = new Date(values.until as string);
-      // With its offset, always: JavaScript reads a date-time without one in this machine's zone
-      // and a date alone as UTC midnight, so "2026-11-28T17:00" meant 22:00Z on a New York laptop.
-      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(values.until as string) || Number.isNaN(until.getTime())) {
-        throw new UsageError(`--until must be an ISO 8601 time with its offset, like 2026-11-28T17:00:00Z or 2026-11-28T18:00:00+01:00 (without one it would be read in this machine's time zone), got "${values.until}"`);
-      }
+      until = parseUntil(values.until as string);
     }
     const svc = await service();
     let report = await replayKey(svc, keyId, until);

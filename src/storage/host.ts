@@ -105,15 +105,13 @@ export function createStorageHost(deps: StorageHostDeps): Server {
     // S3 refuses such a PUT (400, "only one auth mechanism allowed") before it checks the signature;
     // so does this host, so a partner that sends one fails here as it would against the bucket,
     // not only in production. Nothing is read or stored and the spot stays as it was.
-    // Both refusals close the connection: the body they do not read may be gigabytes.
+    // The refusal closes the connection: the body it does not read may be gigabytes.
     if (req.headers.authorization !== undefined) {
       return reply(res, 400, 'authorization_not_allowed', 'The upload URL authorizes its own write: send the PUT without an Authorization header (object storage refuses it too). Nothing was stored.', { connection: 'close' });
     }
-    // S3 refuses a PUT to a signed URL without a Content-Length (411 MissingContentLength), a
-    // chunked one included; so does this host, for the same reason as above.
-    if (req.headers['content-length'] === undefined) {
-      return reply(res, 411, 'content_length_required', 'Send the video with a Content-Length header (object storage refuses a PUT without one, a chunked upload included). Nothing was stored.', { connection: 'close' });
-    }
+    // A PUT without Content-Length (Transfer-Encoding: chunked, a streamed body) is taken: SPEC asks
+    // only for the raw bytes, and refusing it would break a partner's working upload on the default
+    // wiring. S3 refuses one (411 MissingContentLength); the README says so.
     const handle = match[1]!;
     const expires = Number(url.searchParams.get('expires') ?? NaN);
     const signature = url.searchParams.get('signature') ?? '';

@@ -62,11 +62,9 @@ test('bad arguments: a message naming the problem, the usage, exit 2', async () 
     [['jobs', 'list', '--key', 'k', '--status', 'done'], /--status must be one of queued, processing, completed, failed, cancelled/],
     [['audit'], /missing KEY_ID/],
     [['audit', 'k', '--format', 'xml'], /--format must be one of table, json, csv/],
-    [['audit', 'k', '--until', 'yesterday'], /--until must be an ISO 8601 time/],
-    // Issue rw: without an offset JavaScript reads a time in the machine's zone, a date alone as UTC.
-    [['audit', 'k', '--until', '2026-11-28T17:00:00'], /--until must be an ISO 8601 time with its offset, like 2026-11-28T17:00:00Z/],
-    [['audit', 'k', '--until', '2026-11-28'], /--until must be an ISO 8601 time with its offset/],
-    [['audit', 'k', '--until', '2026-11-28 17:00:00Z'], /--until must be an ISO 8601 time with its offset/],
+    [['audit', 'k', '--until', 'yesterday'], /--until must be an ISO 8601 date or date-time/],
+    [['audit', 'k', '--until', '2026-11-28 17:00:00Z'], /--until must be an ISO 8601 date or date-time/],
+    [['audit', 'k', '--until', '2026-13-28'], /--until must be an ISO 8601 date or date-time/],
     [['events', 'export'], /missing KEY_ID/],
     [['projections', 'rebuild', 'now'], /unexpected argument "now"/],
     [['audit', 'verify', '--format', 'xml'], /--format must be text or json/],
@@ -92,10 +90,27 @@ test('bad arguments: a message naming the problem, the usage, exit 2', async () 
   }
 });
 
-test('audit --until takes a date-time with its offset (Z or +hh:mm); the data is opened only then', async () => {
-  for (const until of ['2026-11-28T17:00:00Z', '2026-11-28T17:00Z', '2026-11-28T18:00:00.123+01:00', '2026-11-28t17:00:00z']) {
+test('audit --until takes a date, or a date-time with or without its offset; the data is opened only then', async () => {
+  for (const until of ['2026-11-28T17:00:00Z', '2026-11-28T17:00Z', '2026-11-28T18:00:00.123+01:00', '2026-11-28t17:00:00z', '2026-11-28T17:00:00', '2026-11-28']) {
     const res = await run('audit', 'k', '--until', until);
     assert.equal(res.code, 1, until);
     assert.match(res.err, /a --help or a bad argument must not open the data/, until);
+  }
+});
+
+test('audit --until without an offset is UTC whatever the machine\'s zone (a New York laptop read 17:00 as 22:00Z)', async () => {
+  const { parseUntil } = await import('../../src/cli/audit.js');
+  const zone = process.env.TZ;
+  process.env.TZ = 'America/New_York';
+  try {
+    assert.equal(parseUntil('2026-11-28T17:00').toISOString(), '2026-11-28T17:00:00.000Z');
+    assert.equal(parseUntil('2026-11-28T17:00:00.5').toISOString(), '2026-11-28T17:00:00.500Z');
+    assert.equal(parseUntil('2026-11-28').toISOString(), '2026-11-28T00:00:00.000Z');
+    assert.equal(parseUntil('2026-11-28T18:00:00+01:00').toISOString(), '2026-11-28T17:00:00.000Z');
+    // The check is real: JavaScript itself reads the first in the zone just set.
+    assert.equal(new Date('2026-11-28T17:00').toISOString(), '2026-11-28T22:00:00.000Z');
+  } finally {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
   }
 });
