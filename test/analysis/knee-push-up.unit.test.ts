@@ -8,6 +8,7 @@ import type { PipelineOutput } from '../../src/analysis/pipeline.js';
 import { marginOf, repYaw, SIDE_ON_YAW } from '../../src/analysis/rules/common.js';
 import { BUILDS } from './figure3d.js';
 import { camera, filmed, FULL } from './push-up-demos.js';
+import { HEAD_SIDE_YAW } from '../../src/analysis/rules/push-up.js';
 
 const CAMS = [90, 60, 45, 30, 20, 0].flatMap((yaw) => [0.1, 0.5, 1].map((h) => [`${yaw} deg from the head end, ${h} m up`, camera(yaw, h)] as const));
 const HIPS = 'Hips sagging or piking';
@@ -18,18 +19,21 @@ const show = (out: PipelineOutput) => `${out.view}, yaw ${out.reps.map((r) => re
 const seenSideOn = (out: PipelineOutput) => out.view === 'side' || out.reps.every((r) => repYaw(r) >= SIDE_ON_YAW);
 
 /**
- * Known misses since push-up-demos.ts hides the far limbs side-on (16ze; before, the near ones, and
- * the rule read the far side): from 45 deg off the head end the knee-shoulder line is read on the
- * near side, drawn in perspective, and a straight body reads 0.2-1 band inside the limit on the
- * floor and half a metre up, and 1.3-2.3 band past it a metre up shins down ("Hips sagging or
- * piking" named on the figure, long femurs, long torso and short arms). The short-armed body from
- * 60 deg on the floor reads -0.84. Not fixed: a change to the hips rule needs the real-clip evals.
+ * Seen from under HEAD_SIDE_YAW (the 45 deg diagonals) a leg bent at the knee is not checked
+ * (16zg): the knee-shoulder line climbs 33-40 deg and the hips' sideways step inside the shoulders
+ * is drawn across it as a bend, and from above the floor line the knee's lift is read on is not a
+ * line in the picture. Before, a straight knee push-up read -1.4 to +0.2 band there on the floor
+ * and half a metre up, and +1.3 to +2.3 a metre up shins down ("Hips sagging or piking" named on
+ * 4 bodies: kneesDown failed and the ankle line read the shins on the floor as a sag).
+ * Known miss: the short-armed body from 60 deg on the floor reads -0.84 band (inside, but not the
+ * band the test asks).
  */
 function kneeMiss(bn: string, where: string): string | undefined {
-  if (where.startsWith('45 deg')) return 'the near side read from 45 deg, in perspective';
   if (bn === 'short arms, broad shoulders' && where === '60 deg from the head end, 0.1 m up') return 'reads 0.84 band inside the limit, not 1';
   return undefined;
 }
+/** The rep is seen side-on, and from HEAD_SIDE_YAW on: a knee push-up's hips are judged. */
+const judgedBent = (out: PipelineOutput) => seenSideOn(out) && out.reps.every((r) => repYaw(r) >= HEAD_SIDE_YAW);
 
 test('a straight push-up from the knees is not "Hips sagging or piking" from any camera, for any body', (t) => {
   // Read from the ankles the figure's own was faulted from 7 of 18 cameras shins down and 9 feet up.
@@ -41,15 +45,15 @@ test('a straight push-up from the knees is not "Hips sagging or piking" from any
         const out = filmed(FULL, { knees }, cam, b);
         assert.equal(out.reps.length, 4, `${knees}, ${bn}, ${where}: ${show(out)}`);
         assert.equal(named(out, HIPS), 0, `${knees}, ${bn}, ${where}: ${show(out)}`);
-        // Side-on a band or more inside the limit; elsewhere not checked.
-        if (seenSideOn(out)) assert.ok(margins(out).every((m) => m < -1), `${knees}, ${bn}, ${where}: ${show(out)}`);
+        // Side-on from HEAD_SIDE_YAW on a band or more inside the limit; elsewhere not checked.
+        if (judgedBent(out)) assert.ok(margins(out).every((m) => m < -1), `${knees}, ${bn}, ${where}: ${show(out)}`);
         else assert.ok(margins(out).every(Number.isNaN), `${knees}, ${bn}, ${where}: ${show(out)}`);
       }
     }
   }
 });
 
-test('hips sagging or piked off the knee-shoulder line are named side-on, and not checked from the head end or a narrow diagonal', () => {
+test('hips sagging or piked off the knee-shoulder line are named side-on from HEAD_SIDE_YAW on, named or not checked from 45 deg, and not checked from the head end or a narrow diagonal', () => {
   // Read from the ankles a piked push-up with the feet raised was missed from 4-9 of the 9 side-on
   // cameras (the raised shins put the ankles near the line of a piked back).
   for (const knees of ['shins down', 'feet up'] as const) {
@@ -58,7 +62,10 @@ test('hips sagging or piked off the knee-shoulder line are named side-on, and no
         for (const [where, cam] of CAMS) {
           const out = filmed(FULL, { knees, sag }, cam, BUILDS[bn]);
           const at = `${knees}, ${fault}, ${bn}, ${where}: ${show(out)}`;
-          if (seenSideOn(out)) assert.equal(named(out, HIPS), out.reps.length, at);
+          if (judgedBent(out)) assert.equal(named(out, HIPS), out.reps.length, at);
+          // From 45 deg: named where the leg opens past KNEES_DOWN_AT (a sag 25 units off the
+          // line lays the thigh flatter and is read on the ankle line), else not checked; never passed.
+          else if (seenSideOn(out)) assert.ok(named(out, HIPS) === out.reps.length || (margins(out).every(Number.isNaN) && named(out, HIPS) === 0), at);
           else assert.ok(margins(out).every(Number.isNaN) && named(out, HIPS) === 0, at);
         }
       }

@@ -261,6 +261,19 @@ export const pushUp: ExerciseDef = {
         // lie on the floor or the feet are raised, and the ankles are off that line. Read from
         // the ankles, a straight knee push-up (push-up-demos.ts) read 7-21 deg of sag shins down
         // and 36-58 feet up (knee-push-up.unit): faulted from 7-9 of 18 cameras.
+        // A leg bent at the knee (the knees rule's reading) seen from under HEAD_SIDE_YAW is not
+        // checked: neither line is the body's there (16zg). The knee-shoulder line of a knee
+        // push-up climbs 33-40 deg, and the hip joint sits inside it (the hips narrower than the
+        // shoulders: the figure's hip 35 units from the midline, its shoulder 60); seen obliquely
+        // that sideways step is drawn across the steep line as a bend, 0.2 band past the limit
+        // on the floor from 45 deg for short arms, where side-on the same body reads 1.8 band
+        // inside. And kneeLift, a line between three points on the floor, is a line in the picture
+        // only from the floor: from 45 deg a metre up the hands (outside the shoulders) and the
+        // knee (under the hip) are drawn apart, a knee push-up's knee read 0.22-0.27 shin lengths
+        // off it, kneesDown failed, and the ankle line read the shins lying on the floor as a sag
+        // (1.3-2.3 band past the limit on 4 of 6 bodies: knee-push-up.unit).
+        const bentLeg = over(rep, (f) => kneeAngle(f, side ?? undefined), 0.1).value < KNEES_DOWN_AT;
+        if (bentLeg && repYaw(rep) < HEAD_SIDE_YAW) return undefined;
         const to = kneesDown(rep, side) ? 'knee' : 'ankle';
         const m = (f: FrameCtx) => hipSag(f, side, to);
         if (!seenThrough(rep, m)) return undefined;
