@@ -2,7 +2,7 @@
 // reads from the side and from the front. The gate (torso near horizontal) is what keeps a person
 // talking to the camera with bent elbows from counting.
 import type { ExerciseDef, FrameCtx, RepView } from '../exercise.js';
-import { KP } from '../pose.js';
+import { KP, type Keypoint } from '../pose.js';
 import { angleAt, averageAround, bestSide, joint, limbLengthOn, pairPoint, POSE_SMOOTH_S, quantile, VISIBLE, type Side } from '../signals.js';
 import { atPeak, belowLine, bodyLine, kneeAngle, repYaw, bodyLying, clamp, DEPTH_HELD_S, elbowAngle, headDown, heldOf, over, repSide, round, sideOn, squareOn, wristDrop, bounceRule, graded, rule } from './common.js';
 import { UPPER_ARM } from './body.js';
@@ -77,12 +77,48 @@ export function headDrop(f: FrameCtx, side?: Side | null): number {
   if (!s) return NaN;
   const sh = f.p[joint(s, 'shoulder')]!, hip = f.p[joint(s, 'hip')]!, ear = f.p[joint(s, 'ear')]!;
   if (Math.min(sh.score, hip.score, ear.score) < VISIBLE) return NaN;
-  const straight = 180 - angleAt(hip, sh, ear);
+  return headAngle(sh, hip, ear);
+}
+
+/** headDrop's angle on these three points: the ear against the hip->shoulder line, positive below it. */
+function headAngle(sh: Point, hip: Point, ear: Point): number {
+  const straight = 180 - angleAt(hip as Keypoint, sh as Keypoint, ear as Keypoint);
   // Sign: is the ear below the hip->shoulder line extended?
   const dx = sh.x - hip.x;
   if (Math.abs(dx) < 1e-6) return NaN;
   const yAt = hip.y + ((ear.x - hip.x) / dx) * (sh.y - hip.y);
   return ear.y > yAt ? straight : -straight;
+}
+type Point = { x: number; y: number };
+
+/**
+ * How far the hip joint and the ear sit from the body's midline, as shares of the shoulder's
+ * (the shoulder keypoint, the head of the humerus, about 18 cm out; the hip joint about 9, the ear
+ * about 7.5): the figure3d bodies 0.52-0.83 and 0.32-0.42.
+ */
+export const HIP_OUT = 0.55, EAR_OUT = 0.4;
+
+/**
+ * headDrop read on the body's midline: the shoulder, hip and ear of `side` each moved toward the
+ * midline by its own share (HIP_OUT, EAR_OUT) of half the drawn shoulder line (near shoulder to far
+ * shoulder). Side-on the body's width lies along the line of sight, and a camera above or below
+ * draws it up or down the picture: looking down, the near shoulder (the farthest point out) is
+ * drawn lowest, under the near ear and hip, and the head reads raised. The figure's neutral neck
+ * read 18 / 5 / -12 deg side-on from the floor / half a metre / a metre up, its head hung 50 deg
+ * further 74 / 67 / 51, and from 60 deg a metre up 34, inside the limit (push-up-faults.unit).
+ * Read on the midline the three points lie in one plane, the body's own, whatever the camera's
+ * height. headDrop itself where the far shoulder is not seen.
+ */
+export function headDropOnMidline(f: FrameCtx, side?: Side | null): number {
+  const s = side ?? bestSide(f.p, ['shoulder', 'hip', 'ear']);
+  if (!s) return NaN;
+  const sh = f.p[joint(s, 'shoulder')]!, hip = f.p[joint(s, 'hip')]!, ear = f.p[joint(s, 'ear')]!;
+  if (Math.min(sh.score, hip.score, ear.score) < VISIBLE) return NaN;
+  const far = f.p[joint(s === 'left' ? 'right' : 'left', 'shoulder')]!;
+  if (far.score < VISIBLE) return headAngle(sh, hip, ear);
+  const hx = (far.x - sh.x) / 2, hy = (far.y - sh.y) / 2;
+  const to = (p: Point, k: number): Point => ({ x: p.x + k * hx, y: p.y + k * hy });
+  return headAngle(to(sh, 1), to(hip, HIP_OUT), to(ear, EAR_OUT));
 }
 
 /** Elbow spread relative to shoulder width, seen from the front. */
@@ -369,7 +405,9 @@ export const pushUp: ExerciseDef = {
         // 45-56 and is faulted: the limit was left where it was, not moved for one clip.
         // Every frame on the side facing the camera (repSide), as for the hips.
         const side = repSide(rep);
-        const m = (f: FrameCtx) => headDrop(f, side);
+        // Read on the body's midline (headDropOnMidline): side-on the body's width lies along the
+        // line of sight, and a camera above drew the near shoulder under the near ear and hip (16zg).
+        const m = (f: FrameCtx) => headDropOnMidline(f, side);
         if (!seenThrough(rep, m)) return undefined;
         // The angle between two lines of the picture is the body's own only when the camera is
         // far compared with the body: a plank that does not fit in the frame (the ankles out of
