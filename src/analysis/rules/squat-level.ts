@@ -49,6 +49,25 @@ export function legPitch(rep: RepView, side: Side): number {
   return Math.abs(pitch) <= MAX_PITCH ? pitch : NaN;
 }
 
+/**
+ * The camera's pitch read on the thigh instead, radians, for a rep whose ankles the picture does not
+ * show (issue 16zf: a phone 1.5 m away and 0.3 m up cuts the feet off, no pitch was read, and a
+ * half squat's thigh read in the picture came out 0.05 of parallel deeper than it was, past the
+ * depth limit). Standing, the thigh is plumb as the whole leg is (the hip over the knee), so its
+ * tilt in depth is the pitch as well. Its standing frames are not the longest (a thigh keeps its
+ * length as it rises): they are those where it stands tallest in the picture, within
+ * STANDING_LENGTH of the most (the 95th percentile; a thigh 11 deg off plumb is 2% shorter). NaN
+ * as legPitch.
+ */
+export function thighPitch(rep: RepView, side: Side): number {
+  const thighs = rep.frames.map((f) => thighVector(f, side));
+  const tall = quantile(thighs.map((v) => (v ? v[1] : NaN)), 0.95);
+  const standing = thighs.filter((v): v is V3 => !!v && v[1] > 0 && v[1] >= STANDING_LENGTH * tall);
+  const tilts = standing.map((v) => Math.atan2(v[2], v[1]));
+  const pitch = tilts.length >= 2 ? quantile(tilts, 0.5) : NaN;
+  return Math.abs(pitch) <= MAX_PITCH ? pitch : NaN;
+}
+
 /** The hip-to-knee vector on `side` in 3D (between), or null where unseen or without depth. */
 const thighVector = (f: FrameCtx, side: Side): V3 | null => between(f, joint(side, 'hip'), joint(side, 'knee'));
 
@@ -108,4 +127,85 @@ export function hipYaw(rep: RepView): number {
     const v = hipLine(f);
     return v ? (Math.atan2(Math.abs(v[2]), Math.abs(v[0])) * 180) / Math.PI : NaN;
   }), 0.5);
+}
+
+/**
+ * The narrowest lens a phone's main camera has, degrees across the picture's long side (they span
+ * 60-75; view.ts NEAR_LENS is the narrowest lens its perspective reading acts on, 50). A camera
+ * whose lens is not read is taken to have it: the least perspective a phone filming from where it
+ * frames the person puts in (a wider lens puts in more, so the correction below is never too much
+ * for a phone), and a distant zoomed camera, the one it can be too much for, puts in little to
+ * correct either way.
+ */
+const PHONE_LENS = 60;
+
+/**
+ * The rep's frames with each knee drawn as if it were at its own ankle's depth, where the picture's
+ * size is known (issue 16zf). A picture draws a nearer joint further from the line of sight to the
+ * hips (view.ts `unprojected`): at the bottom of a squat the knees have travelled a quarter of a
+ * metre forward of the ankles, so filmed from behind they are drawn narrower than the feet and from
+ * the front wider, by that travel over the camera's distance (a phone 2.5 m behind a clean squat
+ * with the knees over the ankles read them at 85-88% of the ankle width, at the valgus limit). Knee
+ * and ankle are compared at one depth, so that cancels. The knee's depth is its travel from its
+ * own ankle since the rep's start (the median of its first three frames, the person standing):
+ * a depth the pose model gives the feet wrong by a constant (a real clip read the ankles 94-147 px
+ * behind the hips standing: 16zc) then cancels too, and standing the correction is nothing. The
+ * lens: PHONE_LENS. Without a picture size or depth the frames are as they were.
+ */
+export function kneesAtAnkleDepth(rep: RepView): RepView {
+  const picture = rep.picture;
+  if (!picture) return rep;
+  const perspective = Math.tan((PHONE_LENS * Math.PI) / 360) / (Z_SCALE * (Math.max(picture.width, picture.height) / 2));
+  const legs = (['left', 'right'] as const).map((side) => {
+    const knee = joint(side, 'knee'), ankle = joint(side, 'ankle');
+    const travel = (f: FrameCtx) => {
+      const k = f.p[knee]!, a = f.p[ankle]!;
+      return Math.min(k.score, a.score) < VISIBLE || k.z === undefined || a.z === undefined ? NaN : k.z - a.z;
+    };
+    return { knee, travel, standing: quantile(rep.frames.slice(0, 3).map(travel), 0.5) };
+  });
+  const frames = rep.frames.map((f) => {
+    const lh = f.p[joint('left', 'hip')]!, rh = f.p[joint('right', 'hip')]!;
+    if (Math.min(lh.score, rh.score) < VISIBLE) return f;
+    const cx = (lh.x + rh.x) / 2, cy = (lh.y + rh.y) / 2;
+    const p = f.p.slice();
+    for (const leg of legs) {
+      const grow = Math.max(1, 1 + (leg.travel(f) - leg.standing) * perspective);
+      if (!(grow > 0)) continue;
+      const k = p[leg.knee]!;
+      p[leg.knee] = { ...k, x: cx + (k.x - cx) * grow, y: cy + (k.y - cy) * grow };
+    }
+    return { ...f, p };
+  });
+  return { ...rep, frames };
+}
+
+/** The camera's pitch at the legs over a rep on `side`: legPitch, or thighPitch where the ankles are unseen standing. */
+export function repPitch(rep: RepView, side: Side): number {
+  const legs = legPitch(rep, side);
+  return Number.isFinite(legs) ? legs : thighPitch(rep, side);
+}
+
+/** Midpoint of a left/right pair in 3D (x, y, z / Z_SCALE), or null where either is unseen or has no depth. */
+function midpoint3d(f: FrameCtx, part: 'shoulder' | 'hip' | 'knee' | 'ankle', side?: Side): V3 | null {
+  const ks = side ? [f.p[joint(side, part)]!] : [f.p[joint('left', part)]!, f.p[joint('right', part)]!];
+  if (ks.some((k) => k.score < VISIBLE || k.z === undefined)) return null;
+  const n = ks.length;
+  return [ks.reduce((s, k) => s + k.x, 0) / n, ks.reduce((s, k) => s + k.y, 0) / n, ks.reduce((s, k) => s + k.z! / Z_SCALE, 0) / n];
+}
+
+/**
+ * The angle from the floor's vertical, degrees, of the segment from `lower` up to `upper` (the
+ * torso: hips to shoulders; the shin: ankle to knee, on `side`), in 3D with the camera's `pitch`
+ * taken out (issue 16zf). Read in the picture a lean that has a part along the line of sight is
+ * foreshortened: from a diagonal, a phone 0.3 m up reads a long torso's 61 deg lean as 46, under
+ * the 50 deg limit, where 1 m up it reads 57 and side-on 59. NaN where a joint is unseen or
+ * carries no depth.
+ */
+export function floorAngle(f: FrameCtx, lower: 'hip' | 'ankle', upper: 'shoulder' | 'knee', pitch: number, side?: Side): number {
+  const a = midpoint3d(f, lower, side), b = midpoint3d(f, upper, side);
+  if (!a || !b) return NaN;
+  const v: V3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const down = v[1] * Math.cos(pitch) + v[2] * Math.sin(pitch), n = Math.hypot(...v);
+  return n > 0 ? (Math.acos(Math.max(-1, Math.min(1, -down / n))) * 180) / Math.PI : NaN;
 }

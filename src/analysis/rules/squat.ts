@@ -5,7 +5,7 @@ import { KP } from '../pose.js';
 import { facing } from '../view.js';
 import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
 import { headTurn } from './squat-head.js';
-import { acrossBody, dist3d, hipYaw, legPitch, thighDrop, thighLength3d } from './squat-level.js';
+import { acrossBody, dist3d, floorAngle, hipYaw, kneesAtAnkleDepth, repPitch, thighDrop, thighLength3d } from './squat-level.js';
 import { squatHipShift } from './squat-shift.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
@@ -209,9 +209,10 @@ const HEEL_RISE_LIMIT = 0.1;
  * camera's yaw to the hips read in 3D (`hipYaw`: a rep named side 50-65 deg from square-on still
  * points its thighs at the camera by 0.4-0.6). Without depth, the cosine of the view's yaw
  * (`repYaw`) and none on a rep named side, or from the rep's view name where no yaw is read.
+ * `facingCamera`: as if the face were turned to the camera, whatever it reads.
  */
-export function thighTowardCamera(rep: RepView): number {
-  if (!(quantile(rep.frames.map(facing), 0.5) > 0)) return 0;
+export function thighTowardCamera(rep: RepView, facingCamera = false): number {
+  if (!facingCamera && !(quantile(rep.frames.map(facing), 0.5) > 0)) return 0;
   const hips = hipYaw(rep);
   if (Number.isFinite(hips)) return Math.max(0, Math.cos((hips * Math.PI) / 180));
   if (rep.view === 'side') return 0;
@@ -244,7 +245,8 @@ export const FRONT_DEPTH_ALLOWANCE = 0.15;
  */
 export function thighLevel(rep: RepView): ((f: FrameCtx) => number) | null {
   const side = repSide(rep);
-  const pitch = side ? legPitch(rep, side) : NaN;
+  // The whole leg's standing line where the ankles are seen, else the thigh's (squat-level.ts thighPitch).
+  const pitch = side ? repPitch(rep, side) : NaN;
   if (!side || !Number.isFinite(pitch)) return null;
   const len = thighLength3d(rep, side);
   return (f) => (1 - thighDrop(f, side, pitch, len)) / 0.9;
@@ -364,6 +366,11 @@ export const squat: ExerciseDef = {
           // Hips or knees unseen beside the bottom (out of the picture, a frame lost): the thighs
           // may have gone lower there, so a shallow reading is no verdict.
           if (fault && open) return undefined;
+          // Which way the person faces unread (the head and shoulders out of a close phone's
+          // picture: 16zf, a clean squat 1.5 m from a phone 0.3 m up read 0.79 of parallel facing it,
+          // the allowance not given), the thigh may point at the camera: a shallow reading that
+          // the allowance for a face turned to the camera clears is no verdict.
+          if (fault && !(Math.abs(quantile(rep.frames.map(facing), 0.5)) > 0) && !(limit - FRONT_DEPTH_ALLOWANCE * thighTowardCamera(rep, true) - thigh > 0)) return undefined;
           return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         // The knee's bend held as long, read the same way (the most bent knee held is the highest bend).
@@ -441,7 +448,10 @@ export const squat: ExerciseDef = {
       id: 'squat-knee-valgus', category: 'alignment', name: 'Knees caving in',
       correction: 'Push the knees out over the toes on the way down and up; keep the weight across the whole foot.',
       views: ['front'],
-      check(rep, judge) {
+      check(seen, judge) {
+        // The knees drawn at their ankles' depth (squat-level.ts kneesAtAnkleDepth): widths are
+        // compared with the perspective of the knees' forward travel taken out.
+        const rep = kneesAtAnkleDepth(seen);
         // Valgus is the knees moving toward the midline, a frontal-plane motion: only a camera
         // near square-on to the hips shows it. Turned further (a diagonal, front or back), a knee
         // travelling forward over the toes also moves across the picture and reads as caving in:
@@ -496,6 +506,21 @@ export const squat: ExerciseDef = {
         const overShins = sustained(rep, (f) => torsoLean(f) - shinTilt(f, side), 'max').value;
         const relative = Number.isFinite(overShins);
         const fault = judge.verdict(relative ? Math.min(value - 50, overShins - 20) : value - 50, 6, 12);
+        // From a diagonal the picture foreshortens the lean and the shins (they point partly along
+        // the line of sight), the more so from a camera below or above the hips: a phone 0.3 m up
+        // read a long torso's 61 deg lean as 46 (16zf). Read against the floor's vertical in 3D
+        // with the camera's pitch taken out (squat-level.ts floorAngle) it reads 64; but the pose
+        // model's depth of the shoulders is no sure reading (a good diagonal squat read past the
+        // limit that way), so a pass the 3D reading contradicts is no verdict, not a fault.
+        if (!fault && rep.view === 'diagonal' && side) {
+          const pitch = repPitch(rep, side);
+          if (Number.isFinite(pitch)) {
+            const lean3d = sustained(rep, (f) => floorAngle(f, 'hip', 'shoulder', pitch), 'max').value;
+            const over3d = sustained(rep, (f) => floorAngle(f, 'hip', 'shoulder', pitch) - floorAngle(f, 'ankle', 'knee', pitch, side), 'max').value;
+            const excess = Number.isFinite(over3d) ? Math.min(lean3d - 50, over3d - 20) : lean3d - 50;
+            if (excess > 0) return undefined;
+          }
+        }
         return fault && { ...fault, evidence: index, description: `The torso leaned about ${round(value)} deg forward from vertical at the bottom${relative ? `, ${round(overShins)} deg more than the shins` : ''}.` };
       },
       strength: { category: 'posture', name: 'Upright torso', description: 'Chest stayed up through the rep.' },
