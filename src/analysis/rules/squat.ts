@@ -7,6 +7,7 @@ import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from 
 import { headTurn } from './squat-head.js';
 import { acrossBody, dist3d, floorAngle, hipYaw, kneesAtAnkleDepth, repPitch, thighDrop, thighLength3d } from './squat-level.js';
 import { squatHipShift } from './squat-shift.js';
+import { inPicture, repInPicture } from './in-picture.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -366,11 +367,13 @@ export const squat: ExerciseDef = {
           // Hips or knees unseen beside the bottom (out of the picture, a frame lost): the thighs
           // may have gone lower there, so a shallow reading is no verdict.
           if (fault && open) return undefined;
-          // Which way the person faces unread (the head and shoulders out of a close phone's
-          // picture: 16zf, a clean squat 1.5 m from a phone 0.3 m up read 0.79 of parallel facing it,
-          // the allowance not given), the thigh may point at the camera: a shallow reading that
-          // the allowance for a face turned to the camera clears is no verdict.
-          if (fault && !(Math.abs(quantile(rep.frames.map(facing), 0.5)) > 0) && !(limit - FRONT_DEPTH_ALLOWANCE * thighTowardCamera(rep, true) - thigh > 0)) return undefined;
+          // Which way the person faces unread because the picture cut the head or the shoulders
+          // off (16zf: a close phone; a clean squat 1.5 m from a phone 0.3 m up read 0.79 of
+          // parallel facing it, the allowance not given), the thigh may point at the camera: a
+          // shallow reading that the allowance for a face turned to the camera clears is no verdict.
+          // (Unread with the head in the picture, as before: a face the model scores low from behind.)
+          const headCut = !repInPicture(rep, ['shoulder']) || rep.frames.some((f) => !inPicture(rep, f.p[KP.nose]!));
+          if (fault && headCut && !(Math.abs(quantile(rep.frames.map(facing), 0.5)) > 0) && !(limit - FRONT_DEPTH_ALLOWANCE * thighTowardCamera(rep, true) - thigh > 0)) return undefined;
           return fault && { ...fault, evidence: at, description: `The thighs came down to about ${round(thigh * 100)}% of parallel.` };
         }
         // The knee's bend held as long, read the same way (the most bent knee held is the highest bend).
