@@ -458,12 +458,17 @@ const BACK_SPAN = 0.35;
  * The frames' perspective: how much nearer a joint is than the hips, as a share of the hips'
  * distance, per unit of the model's depth (z): 1 / (Z_SCALE f), f the focal length in pixels. Read
  * from the body itself, since the lens is unknown (a phone's main camera at 1.5 m, a zoomed-in
- * studio camera at 6): the two sides of the torso (shoulder to hip) are mirror images, so seen
- * without perspective (each joint unprojected, see `unprojected`) they are drawn the same length from
- * any yaw; the picture draws the nearer one longer. The reading is the perspective under which the
- * two sides come out the same length (least squares of the log ratio over the frames, on a grid up
- * to a 90 deg lens), over the frames where the sides' depths differ by at least a third of the torso
- * (a body turned 30 deg or more; square-on there is nothing to read, and nothing much to correct).
+ * studio camera at 6): the two sides of the torso (shoulder to hip) are mirror images, so without
+ * perspective (each joint unprojected, see `unprojected`) they are the same length from any yaw; the
+ * picture draws the nearer one longer. Their lengths are read with the model's depth (issue 20zd):
+ * in the picture alone the mirror images are drawn alike only when the torso stands across the line
+ * of sight. A torso lying along it (a plank, a bench, a bridge at a diagonal) is foreshortened
+ * unevenly, the side whose shoulder sits wider pointing more along the line of sight, and that read
+ * as perspective: the phone sweep's lying diagonals read a 90 deg lens or none, and 798 of them 30
+ * deg off side-on were named side. The reading is the perspective under which the two sides come
+ * out the same length (least squares of the log ratio over the frames, on a grid up to a 90 deg
+ * lens), over the frames where the sides' depths differ by at least a third of the torso (a body
+ * turned 30 deg or more; square-on there is nothing to read, and nothing much to correct).
  * 0 (no correction) when fewer than a third of the frames read one, or the reading is a lens
  * narrower than NEAR_LENS.
  */
@@ -484,8 +489,8 @@ export function perspectiveOf(frames: readonly FrameCtx[], picture: Picture): nu
     const cx = (lh.x + rh.x) / 2, cy = (lh.y + rh.y) / 2;
     const at = (i: number) => (k > 0 ? unprojectedPoint(f.p[i]!, cx, cy, k) : f.p[i]!);
     const ls = at(KP.leftShoulder), rs = at(KP.rightShoulder), lhu = at(KP.leftHip), rhu = at(KP.rightHip);
-    const l = Math.hypot(ls.x - lhu.x, ls.y - lhu.y);
-    const r = Math.hypot(rs.x - rhu.x, rs.y - rhu.y);
+    const l = Math.hypot(ls.x - lhu.x, ls.y - lhu.y, (ls.z! - lhu.z!) / Z_SCALE);
+    const r = Math.hypot(rs.x - rhu.x, rs.y - rhu.y, (rs.z! - rhu.z!) / Z_SCALE);
     return l > 0 && r > 0 ? sum + Math.log(l / r) ** 2 : sum;
   }, 0);
   let best = 0, least = misfit(0);
@@ -502,11 +507,16 @@ export function perspectiveOf(frames: readonly FrameCtx[], picture: Picture): nu
  * camera spans 60-75 deg, and filmed near, its perspective is what turns the view's readings
  * (the phone view sweep: 6.9% of its cameras named wrong, 10% at 1.5 m). A narrower reading is a
  * zoomed or distant camera, whose perspective is weak beside the scatter of the model's far-side
- * joints: the tuning clips read 1-90 deg, spread by that scatter (a side squat 4, a knee tuck 90),
- * and the rear-diagonal barbell row, read at 38, sat its shoulder line at -0.38 against the back
- * view's limit of -0.35: unprojected it read -0.32 and was named side.
+ * joints: the tuning clips read 1-90 deg, spread by that scatter (a side squat 4, a knee tuck 90).
+ * 50 deg at issue 20za, read in the picture alone, where the rear-diagonal barbell row read 38 and
+ * unprojected was named side; read with depth (issue 20zd) it reads 19. 40 since then: a phone
+ * turned off the body (the hips off the picture's centre, which unprojecting about the hips does not
+ * undo) reads a lying body 20 deg off side-on short, 42-48 deg for a 60-67 deg lens, and under a
+ * 50 deg limit those were left uncorrected and named diagonal (the phone sweep's bench 108 wrong at
+ * 50, 69 at 40; the bridge 124, 80). A 30 deg zoom still reads under it. The tuning evals name every
+ * view the same at 50, 40 and no limit (with none, one form margin moves by 0.06).
  */
-const NEAR_LENS = 50;
+const NEAR_LENS = 40;
 
 /**
  * The frame's keypoints as a camera aimed at each would place them (issue 20za): a picture is a

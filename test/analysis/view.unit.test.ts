@@ -11,7 +11,7 @@ import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, f
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { mirrored, series } from './synthetic.js';
 import { film, phoneCamera } from './camera.js';
-import { sweepBodies } from './view-sweep.js';
+import { sweepBodies, sweepPhones } from './view-sweep.js';
 import { quantile } from '../../src/analysis/signals.js';
 
 const FPS = 10;
@@ -532,4 +532,48 @@ test('the shoulders\' order is read against the torso when the arm\'s length is 
   const frames = buildContext(series(FPS, 1, () => project(back, 180).map((k, i) => (i === KP.leftWrist || i === KP.rightWrist ? { ...k, score: 0.05 } : k))), FPS);
   assert.ok(frames.every((f) => Number.isNaN(f.armLen)), 'no arm length');
   assert.ok(quantile(frames.map(signedSpan), 0.5) < -0.35, `read ${quantile(frames.map(signedSpan), 0.5)}`);
+});
+
+test('a body lying at a diagonal from a phone: the lens is read from the torso\'s sides in depth, and the view stays a diagonal', () => {
+  // Lying, the torso's long axis runs toward or away from the camera: the picture foreshortens the
+  // side whose hip-to-shoulder line points more along the line of sight (the shoulders sit wider
+  // than the hips), whatever the lens. Read in the picture alone that asymmetry passed for
+  // perspective: these cameras read a 90 deg lens or none, and a diagonal 30 deg off side-on was
+  // named side (issue 20zd). Their lengths with the model's depth are equal from every camera.
+  const wrong: string[] = [];
+  for (const name of ['plank', 'bench', 'bridge']) {
+    const { at, aim } = sweepBodies[name]!;
+    const phone = phoneCamera(67, false), picture = { width: phone.width, height: phone.height };
+    const lens = (k: number) => (2 * Math.atan(Math.max(picture.width, picture.height) / 2 * Z_SCALE * k) * 180) / Math.PI;
+    for (const yaw of [60, 120, 240, 300]) {
+      for (const down of [10, 30]) {
+        const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance: 2.5, aim, phone })), 12);
+        const named = estimateView(frames, undefined, picture), read = lens(perspectiveOf(frames, picture));
+        if (named !== 'diagonal' || Math.abs(read - 67) > 8) wrong.push(`${name} yaw ${yaw} pitch ${down}: ${named}, a ${read.toFixed(0)} deg lens`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('a body lying 20 deg off side-on, filmed by a phone turned off it: the lens read short is still acted on, and the view stays side', () => {
+  // The hips off the picture's centre leave the phone's turn in the frames unprojected about them,
+  // and the torso's sides then read a 60 deg lens as 42-48 deg (issue 20zd). Under 20za's 50 deg
+  // limit that went uncorrected and these cameras were named diagonal; the old reading, in the
+  // picture alone, read 71-90 deg.
+  const { phone } = sweepPhones().find((p) => p.label === '60 deg portrait turn -0.5 -0.3')!;
+  const picture = { width: phone.width, height: phone.height };
+  const lens = (k: number) => (2 * Math.atan(Math.max(picture.width, picture.height) / 2 * Z_SCALE * k) * 180) / Math.PI;
+  const wrong: string[] = [];
+  for (const name of ['bench', 'bridge']) {
+    const { at, aim } = sweepBodies[name]!;
+    for (const down of [10, 30]) {
+      for (const distance of [1.5, 2.5]) {
+        const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw: 70, pitch: down, distance, aim, phone })), 12);
+        const named = estimateView(frames, undefined, picture), read = lens(perspectiveOf(frames, picture));
+        if (named !== 'side' || read < 40 || read > 60) wrong.push(`${name} pitch ${down} ${distance} m: ${named}, a ${read.toFixed(0)} deg lens`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
 });
