@@ -4,7 +4,7 @@
 // rules: a rep whose thighs never came down is a push press, not a thruster.
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { elbowAngle, extreme, kneeAngle, onRepSide, repSide, round, torsoLean, rule } from './common.js';
-import { armPressProgress, pressProgress, wristRise } from './shoulder-press.js';
+import { armPressProgress, pressProgress, PRESS_MIN_RISE, wristRise } from './shoulder-press.js';
 import { thighProgress } from './squat.js';
 
 /** Upright enough to be squatting or standing (not bending over to pick up the weight). */
@@ -21,6 +21,9 @@ export const thruster: ExerciseDef = {
   filmingAdvice: 'Place the camera 3-4 m away at hip height with room above the head for the lock-out and the feet in frame.',
   signal: 'wrist and elbow height above the shoulders, in arm lengths, from the rack (0) to lock-out (1), as for the shoulder press',
   progress: (f) => pressProgress(f),
+  // The press's floor (shoulder-press.ts PRESS_MIN_RISE): the same signal, the same rack read
+  // half-way from the side (issue 20zc: the start held counted on 21 of 63 cameras, 10 with it).
+  minRise: PRESS_MIN_RISE,
   progressSides: (f) => [armPressProgress(f, 'left'), armPressProgress(f, 'right')],
   gate: notFolded,
   gateDescription: 'squatting or standing with the weight at the shoulders or overhead',
