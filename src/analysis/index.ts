@@ -217,7 +217,16 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // rise a rep must make on its own signal: the pushdown, the mountain climber and `any` (20z). A
 // jumping jack whose hands leave the picture is counted on the legs' spread, and the sit-up's
 // height and lowering are not checked where a shoulder or hip leaves it (20zb).
-export const ENGINE_VERSION = 'pose-engine/18';
+// /19 (stop 37): the poses are those of /18 bit for bit; results can differ for the same video.
+// The lens is read from the torso's two sides with the model's depth included, for any lens read
+// 40 deg or wider (view.ts perspectiveOf, NEAR_LENS; 20zd). Squat: a knee is read at its ankle's
+// depth for valgus, the camera's pitch on the standing thigh where the ankles are cut off, a shallow
+// depth not checked where the front's allowance would clear it and the facing is unread, and a
+// diagonal lean the 3D reading contradicts not checked (16zf). Push-up: the hips of a leg bent at the
+// knee seen from under 60 deg not checked, the head read on the body's midline (16zg). The calf raise
+// reads heel, ankle, knee and hip over each side's planted toe in the frame's own leg height, and the
+// press and thruster need a rise of 0.2 of the press (20zc).
+export const ENGINE_VERSION = 'pose-engine/19';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
