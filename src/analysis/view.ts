@@ -366,7 +366,12 @@ function trustedSpans(span: number, hips: number): { span: number; hips: number 
 export function facingOver(all: readonly FrameCtx[], picture?: Picture): ClipFacing {
   const frames = unprojectedAll(all, picture).filter((f) => Math.min(f.p[KP.leftShoulder]!.score, f.p[KP.rightShoulder]!.score) >= VISIBLE);
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
-  const { away } = facingOf(trustedSpans(med(signedSpan), NaN).span, NaN, med(facing));
+  const read = med(signedSpan), faceScore = med(facing);
+  let { span } = trustedSpans(read, NaN);
+  // A shoulder line wider than a body shows square-on, the face unread (the head out of the
+  // picture), is taken as read when the legs point away from the camera (issue 20ze): see legsAway.
+  if (!Number.isFinite(span) && read < -BACK_SPAN && Math.abs(faceScore) <= 0.3 && quantile(frames.map(legsAway), 0.5) >= LEGS_AWAY) span = read;
+  const { away } = facingOf(span, NaN, faceScore);
   // The hips' share frame by frame, where the shoulders spread: a share of medians moves with the
   // noise on the narrower hip line (the back squat filmed farther off: 0.37 -> 0.40 of medians,
   // 0.38 -> 0.37 frame by frame).
@@ -377,6 +382,28 @@ export function facingOver(all: readonly FrameCtx[], picture?: Picture): ClipFac
   }
   return { away, hipsFollow: quantile(shares, 0.5) >= HIPS_WITH_SHOULDERS };
 }
+
+/**
+ * How far the legs point away from the camera, -1 (toward it) to 1, NaN when no segment is seen
+ * with depth (issue 20ze): the mean, over the thighs (hip to knee) and the feet (heel to toe) seen,
+ * of each one's depth over its 3D length. Feet point forward of the person and bent knees do too,
+ * whatever the torso does, so from behind they point away: seated, hinged in a row, squatting, or
+ * standing with the feet in the picture. A straight standing thigh reads about 0 from every side.
+ * Read only where the face, the usual cue, is unread (facingOver).
+ */
+export function legsAway(f: FrameCtx): number {
+  const parts: number[] = [];
+  for (const [a, b] of [[KP.leftHip, KP.leftKnee], [KP.rightHip, KP.rightKnee], [KP.leftHeel, KP.leftToe], [KP.rightHeel, KP.rightToe]] as const) {
+    const p = f.p[a]!, q = f.p[b]!;
+    if (Math.min(p.score, q.score) < VISIBLE || p.z === undefined || q.z === undefined) continue;
+    const dz = (q.z - p.z) / Z_SCALE, len = Math.hypot(q.x - p.x, q.y - p.y, dz);
+    if (len > 0) parts.push(dz / len);
+  }
+  return parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : NaN;
+}
+
+/** Least legsAway (its median over the clip) that says the person faces away: about 17 deg out of the picture. */
+const LEGS_AWAY = 0.3;
 
 /**
  * Signed span (see signedSpan) past which the shoulder line is wider than a body shows square-on:

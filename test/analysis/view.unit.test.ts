@@ -7,7 +7,7 @@ import { buildContext } from '../../src/analysis/exercise.js';
 import { analyzePoses } from '../../src/analysis/pipeline.js';
 import { exerciseDef } from '../../src/analysis/rules/index.js';
 import { KP, Z_SCALE, type Keypoint } from '../../src/analysis/pose.js';
-import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, farElbowVisibility, judgedFrom, levelYaw, lyingSpan, perspectiveOf, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
+import { cameraPitch, classifyYaw, clipView, estimateView, facing, facingOver, farElbowVisibility, judgedFrom, legsAway, levelYaw, lyingSpan, perspectiveOf, ruleViews, shoulderOverlap, signedHipSpan, signedSpan, withoutLoneReadings, yawOf } from '../../src/analysis/view.js';
 import { body, dir, pitch, project, shift, VIEWS, type Joints, type V3 } from './figure3d.js';
 import { mirrored, series } from './synthetic.js';
 import { film, phoneCamera } from './camera.js';
@@ -576,4 +576,53 @@ test('a body lying 20 deg off side-on, filmed by a phone turned off it: the lens
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test('seated or hinged in a row, filmed from behind by a phone with the head out of the picture: the legs pointing away carry the shoulders\' order, and the view is the back', () => {
+  // Up close the head leaves the picture, so the face says nothing (facing 0), and the shoulder line
+  // reads wider than a body shows square-on (1.5-2 square-on spans: the torso's reference length is
+  // foreshortened from above and the arms are out of the picture), which trustedSpans sets aside as
+  // misread. The phone sweep named 276 such cameras front or diagonal (issue 20ze). The thighs and
+  // the feet point forward of the person, so from behind they point away from the camera.
+  const picture = { width: phoneCamera(67, false).width, height: phoneCamera(67, false).height };
+  const wrong: string[] = [];
+  let cameras = 0;
+  for (const { phone } of sweepPhones().filter((p) => p.label.startsWith('67 deg landscape'))) for (const name of ['seated', 'row']) {
+    const { at, aim } = sweepBodies[name]!;
+    for (const yaw of [160, 180, 200]) {
+      for (const down of [10, 20, 30]) {
+        for (const distance of [1.5, 2.5]) {
+          const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance, aim, phone })), 12);
+          // Only the cameras whose picture cuts off the head but not the torso (as the sweep judges):
+          // with the ears seen the face already decides, and a torso cut off is not judged.
+          if (!frames.every((f) => f.p[KP.leftEar]!.score < 0.3 && f.p[KP.rightEar]!.score < 0.3)) continue;
+          if (frames.some((f) => [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip].some((i) => f.p[i]!.score <= 0.1))) continue;
+          cameras++;
+          const named = estimateView(frames, undefined, picture);
+          if (named !== 'back') wrong.push(`${name} yaw ${yaw} pitch ${down} ${distance} m: ${named} (legs ${quantile(frames.map(legsAway), 0.5).toFixed(2)})`);
+        }
+      }
+    }
+  }
+  assert.ok(cameras >= 8, `${cameras} cameras with the head out of the picture`);
+  assert.deepEqual(wrong, [], `${wrong.length} of ${cameras} cameras`);
+});
+
+test('legs away: toward the camera from the front, away from behind, unread without them; it never turns a front view round', () => {
+  // A phone 2.5 m off, turned so the seated body's head is out of its picture.
+  const { phone } = sweepPhones().find((p) => p.label === '67 deg landscape turn -0.5 -0.3')!;
+  const picture = { width: phone.width, height: phone.height };
+  const { at, aim } = sweepBodies.seated!;
+  const film12 = (yaw: number) => buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: 20, distance: 2.5, aim, phone })), 12);
+  assert.ok(quantile(film12(0).map(legsAway), 0.5) < -0.3);
+  assert.ok(quantile(film12(180).map(legsAway), 0.5) > 0.3);
+  for (const yaw of [0, 10, 350]) assert.equal(estimateView(film12(yaw), undefined, picture), 'front', `yaw ${yaw}`);
+  // The same back view with the legs unseen (out of the picture): the wide shoulder line is still set
+  // aside, as for the close-up curl whose head is out of the picture (MISREAD_SPAN).
+  const legs = [KP.leftKnee, KP.rightKnee, KP.leftAnkle, KP.rightAnkle, KP.leftHeel, KP.rightHeel, KP.leftToe, KP.rightToe];
+  const noLegs = buildContext(series(12, 1, (t) => film(at(t), { yaw: 180, pitch: 20, distance: 2.5, aim, phone }).map((k, i) => (legs.includes(i as never) ? { ...k, score: 0.1 } : k))), 12);
+  assert.ok(film12(180).every((f) => f.p[KP.leftEar]!.score < 0.3 && f.p[KP.rightEar]!.score < 0.3), 'the head out of the picture');
+  assert.equal(facingOver(film12(180)).away, true, 'the legs seen');
+  assert.ok(noLegs.every((f) => Number.isNaN(legsAway(f))));
+  assert.equal(facingOver(noLegs).away, false, 'the legs unseen');
 });
