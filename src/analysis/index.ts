@@ -219,7 +219,8 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // height and lowering are not checked where a shoulder or hip leaves it (20zb).
 // /19 (stop 37): the poses are those of /18 bit for bit; results can differ for the same video.
 // The lens is read from the torso's two sides with the model's depth included, for any lens read
-// 40 deg or wider (view.ts perspectiveOf, NEAR_LENS; 20zd). Squat: a knee is read at its ankle's
+// 40 deg or wider (view.ts perspectiveOf, NEAR_LENS; 20zd); with the face unread, legs that point
+// away in depth confirm the shoulders' back-view order when the shoulders read too wide (legsAway, 20ze). Squat: a knee is read at its ankle's
 // depth for valgus, the camera's pitch on the standing thigh where the ankles are cut off, a shallow
 // depth not checked where the front's allowance would clear it and the facing is unread, and a
 // diagonal lean the 3D reading contradicts not checked (16zf). Push-up: the hips of a leg bent at the
