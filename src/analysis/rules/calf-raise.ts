@@ -33,14 +33,18 @@ const HIP = { left: KP.leftHip, right: KP.rightHip } as const;
 const HEEL_PER_ANKLE = 1 / 0.7;
 
 /** The points that rise with the heels, per side, each with its rise for the ankle's 1 (the shoulders left out: bodyRise). */
-const RISERS = (side: Foot): [number, number][] => [[ANKLE[side], 1], [KNEE[side], 1], [HIP[side], 1], [HEEL[side], HEEL_PER_ANKLE]];
+const risers = (side: Foot): [number, number][] => [[ANKLE[side], 1], [KNEE[side], 1], [HIP[side], 1], [HEEL[side], HEEL_PER_ANKLE]];
+// Built once: they are read for every point of every frame.
+const RISERS = { left: risers('left'), right: risers('right') } as const;
+/** Each riser's rise per unit of the ankle's, by keypoint. */
+const RISE_PER_ANKLE = new Map(FEET.flatMap((s) => RISERS[s]));
 
 /**
  * One point's height above its own side's toe tip, in pixels, per unit of the ankle's rise (the
  * heel's divided by HEEL_PER_ANKLE); NaN when either is unseen.
  */
 export function pointOverToePx(f: FrameCtx, side: Foot, k: number, cal: Record<string, number> = {}): number {
-  const T = f.p[TOE[side]], q = f.p[k], per = RISERS(side).find(([i]) => i === k)![1];
+  const T = f.p[TOE[side]], q = f.p[k], per = RISE_PER_ANKLE.get(k)!;
   if (!T || !q || Math.min(T.score, q.score) < VISIBLE) return NaN;
   return ((cal[`toe:${side}@${f.t}`] ?? T.y) - q.y) / per;
 }
@@ -102,7 +106,7 @@ export function pointOverToe(f: FrameCtx, side: Foot, k: number, cal: Record<str
  */
 export function bodyRise(f: FrameCtx, cal: Record<string, number>): number {
   const v: number[] = [];
-  for (const s of FEET) for (const [k] of RISERS(s)) {
+  for (const s of FEET) for (const [k] of RISERS[s]) {
     const x = (pointOverToe(f, s, k, cal) - cal[`standing:${s}:${k}`]!) / FULL_RAISE;
     if (Number.isFinite(x)) v.push(x);
   }
@@ -125,11 +129,9 @@ const flatLevel = (v: number[], fallback: number) => {
  */
 export const FULL_RAISE = 0.06;
 
-
-
 /**
  * Heel rise in units of a full raise: the body over the toes (bodyRise), or where fewer than
- * three of its points are seen, the better-seen ankle over its toe (in FULL_RAISE). Issue 20zc: main's reading was the mean of the ankle over the toe
+ * three of its points are seen, the better-seen ankle over its toe (in FULL_RAISE). Issue 20zc: the reading before was the mean of the ankle over the toe
  * (one point's keypoint noise over another's: +-3 px is a quarter of a raise 3 m away) and of the
  * shoulders over the toes in the shot's leg length (1% of the picture's scale, a 3 cm sway toward
  * a phone 3 m away, read 0.27 of a raise; breathing lifts the shoulders a centimetre).
@@ -147,7 +149,7 @@ function flatLevels(frames: FrameCtx[]): Record<string, number> {
   scaleSeries(frames, cal);
   for (const s of FEET) {
     cal[`flat:${s}`] = flatLevel(frames.map((f) => ankleOverToe(f, s)), cal.flat!);
-    for (const [k] of RISERS(s)) cal[`standing:${s}:${k}`] = flatLevel(frames.map((f) => pointOverToe(f, s, k, cal)), NaN);
+    for (const [k] of RISERS[s]) cal[`standing:${s}:${k}`] = flatLevel(frames.map((f) => pointOverToe(f, s, k, cal)), NaN);
   }
   return cal;
 }

@@ -131,7 +131,7 @@ export function hipYaw(rep: RepView): number {
 
 /**
  * The narrowest lens a phone's main camera has, degrees across the picture's long side (they span
- * 60-75; view.ts NEAR_LENS is the narrowest lens its perspective reading acts on, 50). A camera
+ * 60-75; view.ts NEAR_LENS is the narrowest lens its perspective reading acts on, 40). A camera
  * whose lens is not read is taken to have it: the least perspective a phone filming from where it
  * frames the person puts in (a wider lens puts in more, so the correction below is never too much
  * for a phone), and a distant zoomed camera, the one it can be too much for, puts in little to
