@@ -22,16 +22,17 @@ function* phones() {
 }
 
 /**
- * Known misses since push-up-demos.ts hides the far limbs side-on (16ze; before, the near ones):
- * 1.5 m away from a 45-60 deg diagonal, the body turned off the picture's centre, the travel read
- * on both shoulders' midpoint and scaled by the near arm's drawn length (that arm a good deal
- * nearer the lens than the shoulders' midpoint) reads a full push-up 0.24-0.48 band past the limit.
- * 16zd tried the near arm alone and the points seen through the rep: both passed bad real clips.
+ * Known miss since push-up-demos.ts hides the far limbs side-on (16ze; before, the near ones): 1.5 m
+ * away, the body turned off the picture's centre, the travel read on both shoulders' midpoint and
+ * scaled by the near arm's drawn length (that arm a good deal nearer the lens: the far shoulder is
+ * drawn travelling 0.68 of the near one) reads a full push-up 0.33 band past the limit. This phone
+ * stands 60 deg off the head end, but the rep reads 72 deg of yaw, side-on, where the real side-on
+ * clips were tuned on the midpoint and the near arm alone read their shallow push-ups deep (16t,
+ * 16zd). From 45 deg (the rep read 45-46 deg) the same reading was the two other misses here, read
+ * now on the near arm alone (push-up.ts nearArmOnDiagonal, 16zh).
  */
 const NEAR_ARM_MISSES = [
   'yaw 60, 0.5 m up, 1.5 m, 60 deg landscape turn -0.5 -0.3',
-  'yaw 45, 0.1 m up, 1.5 m, 60 deg portrait turn -0.5 -0.3',
-  'yaw 45, 0.5 m up, 1.5 m, 60 deg landscape turn -0.5 -0.3',
 ];
 
 test('a full push-up is not "Shallow push-up" from a phone whose picture cuts off a shoulder or a wrist', (t) => {
@@ -49,6 +50,13 @@ test('a full push-up is not "Shallow push-up" from a phone whose picture cuts of
     if (NEAR_ARM_MISSES.includes(where)) { t.diagnostic(`known miss: ${where}: ${show(out)}`); continue; }
     assert.equal(shallow(out), 0, `${where}: ${show(out)}`);
     if (out.reps.some((r) => !repInPicture(r, ['shoulder', 'wrist']))) cutOff++;
+  }
+  // The two diagonal phones once missed are judged, and deep: the far arm hidden, the travel and
+  // its scale read on the near arm alone (they read 0.24 and 0.48 band past the limit on the
+  // shoulders' midpoint; -1.21 and -0.89 on the near arm).
+  for (const [yaw, h, label] of [[45, 0.1, '60 deg portrait turn -0.5 -0.3'], [45, 0.5, '60 deg landscape turn -0.5 -0.3']] as const) {
+    const out = filmed(FULL, {}, camera(yaw, h, 1.5, PHONES.find((p) => p.label === label)!.phone));
+    assert.ok(out.reps.every((r) => marginOf(r, 'push-up-range') < -0.5), `yaw ${yaw}, ${h} m up, 1.5 m, ${label}: ${show(out)}`);
   }
   // The grid does cut bodies off (not a test of the pictures that show everything only).
   assert.ok(cutOff >= 20, `${cutOff} cameras cut a shoulder or a wrist off`);

@@ -204,7 +204,8 @@ export function drawnArm(rep: RepView, side: Side): number {
  * cannot be read or on a frame where the midpoint held one arm only.
  */
 export function depthSignal(rep: RepView): number[] | undefined {
-  if (!rep.progress || sideOn(rep)) return rep.progress;
+  if (!rep.progress) return rep.progress;
+  if (sideOn(rep)) return repYaw(rep) < HEAD_SIDE_YAW ? nearArmOnDiagonal(rep) : rep.progress;
   const left = drawnArm(rep, 'left'), right = drawnArm(rep, 'right');
   if (!(left > 0 && right > 0)) return rep.progress;
   const both = (f: FrameCtx) => (['left', 'right'] as const).every((s) => f.p[joint(s, 'shoulder')]!.score >= VISIBLE && f.p[joint(s, 'wrist')]!.score >= VISIBLE);
@@ -212,6 +213,39 @@ export function depthSignal(rep: RepView): number[] | undefined {
     const f = rep.frames[i]!;
     return both(f) && f.armLen > 0 ? (v * f.armLen * 2) / (left + right) : v;
   });
+}
+
+/**
+ * The rep's signal read on the near arm alone (repSide: its shoulder, its wrist, its drawn length)
+ * where the far arm is hidden behind the body and the rep is seen from a diagonal, between
+ * SIDE_ON_YAW and HEAD_SIDE_YAW (the 45-60 deg diagonals). There the counted signal takes its
+ * travel on both shoulders' midpoint (pairPoint: both shoulders are seen), its wrist from the near
+ * arm (the far one is unseen) and its scale from the near arm (FrameCtx.armLen): the far shoulder
+ * is a good deal farther from the lens and drawn travelling less. A full push-up filmed by a phone
+ * 1.5 m away from 45 deg drew the far shoulder's travel 0.68 of the near one's and read 0.90-0.93
+ * of full depth (0.24-0.48 band past the limit; push-up-phone.unit); on the near arm alone, 1.07-1.11.
+ * One arm's shoulder, wrist and length lie at one distance from the lens, so its perspective
+ * cancels, as depthSignal's mean of both arms does from the front. Each frame's near-arm drop is
+ * put on the counted signal's scale by their difference at the rep's top (its least-progressed
+ * frame), so the clip's arms-straight top (topWristDrop) stays the top. Only where the far wrist is
+ * unseen on most of the rep's frames: where both arms are seen the counted signal is kept. Side-on
+ * (from HEAD_SIDE_YAW on) nothing changes: there the far shoulder is the model's guess, its travel
+ * read 0.69-1.45 of the near one's on the good tuning push-ups, and the near arm alone read the
+ * labelled shallow push-ups deeper than good ones (16t, 16zd). No tuning clip is seen from 28-60 deg.
+ */
+export function nearArmOnDiagonal(rep: RepView): number[] | undefined {
+  const progress = rep.progress, side = repSide(rep);
+  if (!progress || !side) return progress;
+  const far: Side = side === 'left' ? 'right' : 'left';
+  const farWristSeen = rep.frames.filter((f) => f.p[joint(far, 'wrist')]!.score >= VISIBLE).length;
+  if (farWristSeen * 2 >= rep.frames.length) return progress;
+  // The near arm's drop minus the counted one, per frame (NaN where either is unread).
+  const gap = rep.frames.map((f) => wristDrop(f, side) - wristDrop(f));
+  let top = -1;
+  progress.forEach((v, i) => { if (Number.isFinite(v) && Number.isFinite(gap[i]) && (top < 0 || v < progress[top]!)) top = i; });
+  if (top < 0) return progress;
+  // progress = (top - drop) / 0.45 (pushUp.progress): a drop smaller by `gap` reads deeper by gap / 0.45.
+  return progress.map((v, i) => (Number.isFinite(gap[i]) ? v - (gap[i]! - gap[top]!) / PROGRESS_SPAN : v));
 }
 
 /**
@@ -260,6 +294,9 @@ export function kneesDown(rep: RepView, side: Side | null): boolean {
   return bent < KNEES_DOWN_AT && lift < KNEE_ON_FLOOR_LIFT;
 }
 
+/** Full depth's drop below the arms-straight top, arm lengths: the progress signal's 1 (the chest a fist above the floor). */
+export const PROGRESS_SPAN = 0.45;
+
 /** From this yaw (true degrees, common.ts repYaw) on, the head's angle to the back is judged side-on. */
 export const HEAD_SIDE_YAW = 60;
 
@@ -272,7 +309,7 @@ export const pushUp: ExerciseDef = {
   filmingAdvice: 'Put the camera on the floor side-on, 2-3 m away, with head and feet in frame for the whole set.',
   signal: 'shoulder drop toward the hands in arm lengths, relative to the arms-straight top of this clip',
   calibrate: (frames) => ({ top: topWristDrop(frames) }),
-  progress: (f, cal) => (cal.top! - wristDrop(f)) / 0.45,
+  progress: (f, cal) => (cal.top! - wristDrop(f)) / PROGRESS_SPAN,
   // 55 deg admits incline push-ups on a bar or a bench; anyone standing is near 90.
   gate: (f) => bodyLying(f, 55) || headDown(f),
   gateDescription: 'body in a plank: torso within 55 deg of horizontal, or the head no higher than the shoulders',
