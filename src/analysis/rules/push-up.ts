@@ -201,7 +201,8 @@ export function drawnArm(rep: RepView, side: Side): number {
  * arm's own perspective cancels (a farther arm is drawn smaller in its travel and its length
  * alike). Side-on the far arm is behind the body and its keypoints are the model's guess, not an
  * arm drawn in perspective: the signal is kept as counted there, as it is where either arm's length
- * cannot be read or on a frame where the midpoint held one arm only.
+ * cannot be read or on a frame where the midpoint held one arm only. From a 45-60 deg diagonal
+ * with the far arm hidden the near arm alone is read instead (nearArmOnDiagonal).
  */
 export function depthSignal(rep: RepView): number[] | undefined {
   if (!rep.progress) return rep.progress;
@@ -231,7 +232,8 @@ export function depthSignal(rep: RepView): number[] | undefined {
  * unseen on most of the rep's frames: where both arms are seen the counted signal is kept. Side-on
  * (from HEAD_SIDE_YAW on) nothing changes: there the far shoulder is the model's guess, its travel
  * read 0.69-1.45 of the near one's on the good tuning push-ups, and the near arm alone read the
- * labelled shallow push-ups deeper than good ones (16t, 16zd). No tuning clip is seen from 28-60 deg.
+ * labelled shallow push-ups deeper than good ones (16t, 16zd). No tuning push-up rep reads a yaw
+ * between 27 and 70 deg (16zh): the real clips have not tested this reading.
  */
 export function nearArmOnDiagonal(rep: RepView): number[] | undefined {
   const progress = rep.progress, side = repSide(rep);
@@ -397,7 +399,9 @@ export const pushUp: ExerciseDef = {
         // stays, and the reading is mended where the view is what moves it (16u). Where both arms
         // face the camera, the travel is scaled by both arms' drawn lengths, not the near one's
         // alone (depthSignal); from the front, a head hanging over the shoulders hides what the
-        // depth is read on, and the rep is not checked (headOverShoulders). Side-on, nothing changes.
+        // depth is read on, and the rep is not checked (headOverShoulders). From a 45-60 deg
+        // diagonal with the far arm hidden, the near arm alone (nearArmOnDiagonal, 16zh). Side-on
+        // (from HEAD_SIDE_YAW), nothing changes.
         if (headOverShoulders(rep)) return undefined;
         // A shoulder or a wrist the picture's edge cuts off is the pose model's guess, and the drop
         // is read between their midpoints: a phone 1.5 m away cuts the near shoulder off at the top
