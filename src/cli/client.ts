@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createClient, RepCoachError, type Job, type RepCoachClient } from '@rep-coach/client';
+import { createClient, RepCoachError, UNKNOWN_EXERCISE_MESSAGE, type Job, type RepCoachClient } from '@rep-coach/client';
 import { writeReport, type ReportSummary } from '../report/index.js';
 import { exercisesText, identityText, jobsText, jobText } from './client/format.js';
 import { analyzeProgress } from './client/progress.js';
@@ -115,6 +115,9 @@ async function writableTarget(path: string): Promise<string> {
   return full;
 }
 
+/** How every refusal is told: the API's code, the HTTP status, its message, the request id to quote. */
+const errorLine = (err: RepCoachError) => `error: ${err.code}${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}${err.requestId ? ` [request id ${err.requestId}]` : ''}\n`;
+
 const help = (io: Io) => (io.out.write(HELP), 0);
 
 const printJson = (io: Io, value: unknown) => io.out.write(`${JSON.stringify(value)}\n`);
@@ -160,10 +163,13 @@ async function analyze(argv: string[], io: Io): Promise<number> {
   const reportFile = typeof values.report === 'string' ? await writableTarget(values.report) : undefined;
   const client = clientFrom(values, io.env);
 
-  // The catalog first: a wrong id is a bad argument, found before uploading anything.
+  // The catalog first (client.analyze checks it before minting): a wrong id is a bad argument,
+  // found before anything is uploaded, and told in the server's words plus the ids it knows.
   const { exercises } = await client.listExercises();
   if (!exercises.some((e) => e.exercise_id === exerciseId)) {
-    throw new UsageError(`unknown exercise "${exerciseId}"; known: ${exercises.map((e) => e.exercise_id).join(', ')}`);
+    const err = new RepCoachError({ code: 'unknown_exercise', message: UNKNOWN_EXERCISE_MESSAGE, status: 404 });
+    io.err.write(`${errorLine(err)}unknown exercise "${exerciseId}"; known: ${exercises.map((e) => e.exercise_id).join(', ')}\n`);
+    return 2;
   }
   const progress = analyzeProgress(io.err);
   let job: Job;
@@ -255,7 +261,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
       return 2;
     }
     if (err instanceof RepCoachError) {
-      io.err.write(`error: ${err.code}${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}${err.requestId ? ` [request id ${err.requestId}]` : ''}\n`);
+      io.err.write(errorLine(err));
       return err.code === 'unknown_exercise' ? 2 : 1;
     }
     io.err.write(`error: ${(err as Error).stack ?? err}\n`);

@@ -35,6 +35,9 @@ export type WebhookCommand =
     }
   | { type: 'Redeliver'; deliveryId: string; past?: PastDelivery; now: string };
 
+/** The error recorded on a delivery ended because its key was revoked (never sent). */
+export const REVOKED_NOT_SENT = 'not sent: the API key was revoked';
+
 const before = (a: string | undefined, b: string) => a !== undefined && Date.parse(a) > Date.parse(b);
 
 export function decideWebhook(command: WebhookCommand, state: KeyState): LedgerEvent[] {
@@ -62,6 +65,17 @@ export function decideWebhook(command: WebhookCommand, state: KeyState): LedgerE
       // Gone (delivered, given up, endpoint removed), not due yet, or another dispatcher holds it.
       if (!d || before(d.nextAttemptAt, at) || before(d.leaseUntil, at)) return [];
       const { deliveryId, worker, leaseUntil } = command;
+      if (state.status === 'revoked') {
+        // A revoked key's results go nowhere (README, choices table): the key can no longer read a
+        // job nor manage (delete, rotate) its endpoints, and a key is revoked when it leaked or the
+        // partnership ended, so an endpoint may not even be the partner's. The delivery ends here,
+        // unsent, with the reason in the ledger for the auditor; no request is made.
+        const attempt = d.attempt + 1;
+        return [
+          { type: 'WebhookDeliveryAttempted', data: { deliveryId, attempt, worker, leaseUntil: at, at } },
+          { type: 'WebhookDeliveryFailed', data: { deliveryId, attempt, statusCode: null, error: REVOKED_NOT_SENT, durationMs: 0, nextAttemptAt: null, at } },
+        ];
+      }
       return [{ type: 'WebhookDeliveryAttempted', data: { deliveryId, attempt: d.attempt + 1, worker, leaseUntil, at } }];
     }
     case 'RecordDeliveryOutcome': {
@@ -78,6 +92,7 @@ export function decideWebhook(command: WebhookCommand, state: KeyState): LedgerE
       const live = deliveryOf(state, command.deliveryId);
       const source = live ? { endpointId: live.endpointId, jobId: live.jobId, eventType: live.eventType, attempts: live.attempt } : command.past;
       if (!source) throw new OperatorError(`no webhook delivery ${command.deliveryId}`);
+      if (state.status === 'revoked') throw new OperatorError(`the key of delivery ${command.deliveryId} is revoked: its results are not sent (README, choices table)`);
       if (live && before(live.leaseUntil, at)) throw new OperatorError(`delivery ${command.deliveryId} is being attempted right now`);
       if (!endpointOf(state, source.endpointId)) throw new OperatorError(`the endpoint of delivery ${command.deliveryId} was removed`);
       return [{ type: 'WebhookRedeliveryRequested', data: { deliveryId: command.deliveryId, ...source, at } }];

@@ -78,6 +78,8 @@ export function startDispatcher(svc: Service, opts: DispatcherOptions): Dispatch
     });
     const claimed = claim.events[0];
     if (claimed?.type !== 'WebhookDeliveryAttempted') return false;
+    // Claimed and ended in one append (the key is revoked): nothing to send.
+    if (claim.events[1]?.type === 'WebhookDeliveryFailed') return true;
     const endpoint = endpointById(svc.readDb(), row.endpoint_id);
     const job = jobById(svc.readDb(), row.job_id);
     let result;

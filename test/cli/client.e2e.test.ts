@@ -62,6 +62,10 @@ test('cli: bad arguments exit 2 with the usage; refusals exit 1 with the code; e
   const wrong = await cli(cliEnv, 'analyze', join(repoRoot, 'package.json'), '--exercise', 'handstand');
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /unknown exercise "handstand"; known: .*push-up/);
+  // In the server's words: the code, status and message POST /v1/jobs would answer (issue rx).
+  const served = await fetch(`${server.base}/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ upload_handle: 'h', exercise_id: 'handstand' }) });
+  const envelope = (await served.json()) as { error: { code: string; message: string } };
+  assert.ok(wrong.stderr.startsWith(`error: ${envelope.error.code} (HTTP ${served.status}): ${envelope.error.message}\n`), wrong.stderr);
 
   const badKey = await cli({ ...cliEnv, REP_COACH_API_KEY: 'wrong' }, 'identity');
   assert.equal(badKey.code, 1);

@@ -76,3 +76,41 @@ test('analyze() uploads a real clip with progress, the real engine analyzes it, 
   assert.ok(pose.keypoints.every((row) => row.length === pose.landmarks.length * 3));
   assert.equal((await client.getIdentity()).usage.used, 1);
 });
+
+test('analyze() with an exercise id the catalog lacks: the server\'s 404 unknown_exercise (same code, status, message) before any mint or upload; the catalog is read once per client for known ids', async (t) => {
+  const h = await startHarness(t);
+  const { apiKey } = await h.createKey();
+  const calls: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    calls.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+    return fetch(input, init);
+  };
+  const client = createClient({ baseUrl: h.base, apiKey, fetch: counting });
+
+  // What the server itself answers for this id, to compare with.
+  const server = await h.request('POST', '/v1/jobs', { key: apiKey, body: { upload_handle: 'h', exercise_id: 'handstand' } });
+  assert.equal(server.status, 404);
+
+  const err = (await client.analyze(CLIP, { exerciseId: 'handstand' }).catch((e: unknown) => e)) as RepCoachError;
+  assert.ok(err instanceof RepCoachError, String(err));
+  assert.deepEqual([err.code, err.status, err.retryable, err.message], [server.body.error.code, 404, false, server.body.error.message]);
+  assert.ok(err.requestId, 'the request id of the catalog read that decided');
+  assert.deepEqual(calls, ['GET /v1/exercises'], 'nothing minted, nothing uploaded, nothing submitted');
+  // No spot was minted: the next mint still has 99 of 100 left after it.
+  const mint = await h.request('POST', '/v1/uploads', { key: apiKey });
+  assert.equal(mint.status, 201);
+  assert.match(mint.headers.get('ratelimit') ?? '', /r=99;/);
+
+  // A typo is looked up live every time (the catalog may have gained the id since).
+  calls.length = 0;
+  await client.analyze(CLIP, { exerciseId: 'handstand' }).catch(() => undefined);
+  assert.deepEqual(calls, ['GET /v1/exercises']);
+
+  // A known id: the catalog read by listExercises() is used, not read again; the flow goes on.
+  await client.listExercises();
+  calls.length = 0;
+  const job = await client.analyze(Buffer.from('not a video'), { exerciseId: 'squat', contentType: 'video/mp4', pollIntervalMs: 50, signal: AbortSignal.timeout(2000) }).catch((e: unknown) => e);
+  assert.ok(job instanceof Error, 'no engine here: the job stays queued until the signal ends the wait');
+  assert.deepEqual(calls.slice(0, 2), ['POST /v1/uploads', 'POST /v1/jobs'], 'minted and submitted (the PUT goes to the storage host, not through this fetch)');
+  assert.ok(!calls.includes('GET /v1/exercises'));
+});

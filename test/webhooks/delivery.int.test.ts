@@ -8,7 +8,7 @@ import { main } from '../../src/cli/admin.js';
 import { ledgerStream } from '../../src/events/ledger.js';
 import { isForbiddenAddress } from '../../src/webhooks/addresses.js';
 import { postWebhook } from '../../src/webhooks/send.js';
-import { sampleResult, until } from '../support/engines.js';
+import { gatedEngine, sampleResult, until } from '../support/engines.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -162,4 +162,53 @@ test('SSRF at delivery: a loopback address is refused at connect time unless WEB
     assert.equal(isForbiddenAddress(ip), true, ip);
   }
   for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) assert.equal(isForbiddenAddress(ip), false, ip);
+});
+
+/** Runs admin and returns its exit code and stderr (refusals exit 1). */
+async function adminRun(h: Harness, ...args: string[]) {
+  let err = '';
+  const code = await main(args, { out: { write: () => true } as never, err: { write: (s: string) => ((err += s), true) } as never }, () => h.config);
+  return { code, err };
+}
+
+test('a key revoked while its job runs: the job\'s outcome is not sent to its endpoints; the delivery ends unsent with the reason in the ledger; redeliver is refused; a suspended key\'s jobs are still delivered', async (t) => {
+  const gated = gatedEngine();
+  const h = await startHarness(t, { engine: gated, webhooks: true, env: FAST });
+  const revoked = await h.createKey();
+  const suspended = await h.createKey();
+  const receiver = await startReceiver(t);
+  const other = await startReceiver(t);
+  await register(h, revoked.apiKey, receiver);
+  await register(h, suspended.apiKey, other);
+  const submit = async (key: string) => {
+    const res = await h.request('POST', '/v1/jobs', { key, body: { upload_handle: await h.upload(key), exercise_id: 'squat' } });
+    assert.equal(res.status, 201, res.text);
+    return res.body.job_id as string;
+  };
+  const jobA = await submit(revoked.apiKey);
+  const jobB = await submit(suspended.apiKey);
+  await gated.started;
+  assert.equal((await adminRun(h, 'keys', 'revoke', revoked.keyId)).code, 0);
+  assert.equal((await adminRun(h, 'keys', 'suspend', suspended.keyId)).code, 0);
+  gated.release();
+
+  const [ended] = await until(async () => {
+    const d = await adminJson(h, 'webhooks', 'deliveries', revoked.keyId);
+    return d[0]?.state === 'failed' ? d : undefined;
+  });
+  assert.equal(ended.job_id, jobA);
+  assert.equal(ended.next_attempt_at, null, 'never retried');
+  assert.equal(ended.last_error, 'not sent: the API key was revoked');
+  assert.deepEqual(ended.history.map((a: any) => [a.attempt, a.outcome, a.status_code]), [[1, 'failed', null]]);
+  // The suspended key's job was delivered (suspension is reversible; its results stay its own).
+  const [got] = await other.delivered(1);
+  assert.equal(JSON.parse(got!.body).data.job_id, jobB);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(receiver.received.length, 0, 'no request reached the revoked key\'s endpoint');
+
+  const redeliver = await adminRun(h, 'webhooks', 'redeliver', ended.delivery_id);
+  assert.equal(redeliver.code, 1);
+  assert.match(redeliver.err, /revoked/);
+  assert.equal((await adminRun(h, 'audit', revoked.keyId)).code, 0, 'the auditor accepts the unsent delivery');
+  assert.equal((await adminRun(h, 'projections', 'verify')).code, 0, 'the read models equal a fresh replay');
 });

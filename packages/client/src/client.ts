@@ -43,6 +43,11 @@ export type ErrorCode = (typeof operationTable)[OperationId]['errorCodes'][numbe
 
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 
+/** The server's own message for 404 unknown_exercise (test/client/client.int compares it with a real answer). */
+export const UNKNOWN_EXERCISE_MESSAGE = 'The exercise_id is not in the exercise catalog.';
+/** How long a catalog read is trusted for an id it holds; an id it lacks is always checked live. */
+const CATALOG_TTL_MS = 10 * 60_000;
+
 export interface ClientOptions {
   /** The API's base URL, e.g. http://127.0.0.1:8080. */
   baseUrl: string;
@@ -81,7 +86,10 @@ export type RepCoachClient = { [K in OperationId]: OperationMethod<K> } & {
    * The whole flow: mints an upload spot, streams the video to it with progress, submits the job
    * with an Idempotency-Key, polls until the job ends and returns it (completed, failed or
    * cancelled: look at status). Throws RepCoachError when a step is refused; after
-   * internal_error nothing is resubmitted (SPEC: the handle may already be claimed).
+   * internal_error nothing is resubmitted (SPEC: the handle may already be claimed). The exercise
+   * id is checked against the catalog first (GET /v1/exercises, kept for 10 min; an id it lacks is
+   * looked up live again): an unknown one throws 404 unknown_exercise, as the server would, before
+   * anything is minted or uploaded.
    */
   analyze(video: VideoSource, options: AnalyzeOptions): Promise<Job>;
 };
@@ -122,8 +130,30 @@ export function createClient(options: ClientOptions): RepCoachClient {
     }),
   ) as unknown as { [K in OperationId]: OperationMethod<K> };
 
+  // The catalog as last read by this client (any listExercises call refreshes it).
+  let catalog: { ids: Set<string>; at: number; requestId: string | undefined } | undefined;
+  const listExercises = async (input?: Record<string, unknown>, opts: RequestOptions = {}) => {
+    const res = await send<Output<'listExercises'>>(transport, { ...opts, method: operationTable.listExercises.method, path: operationTable.listExercises.path });
+    catalog = { ids: new Set(res.body.exercises.map((e) => e.exercise_id)), at: Date.now(), requestId: res.headers.get('x-request-id') ?? undefined };
+    return res.body;
+  };
+
+  /**
+   * SPEC: only an id the live listing returns is accepted. A typo used to cost a mint (one of the
+   * key's spots per window), the whole upload and bytes held until the spot expired, before the
+   * submission's 404. A cached hit is trusted for CATALOG_TTL_MS (an id removed since then still
+   * gets the server's 404 at submission); a miss is read live, so a new exercise is never refused.
+   */
+  async function checkExercise(exerciseId: string, signal: AbortSignal | undefined): Promise<void> {
+    if (catalog && catalog.ids.has(exerciseId) && Date.now() - catalog.at < CATALOG_TTL_MS) return;
+    await listExercises(undefined, { signal });
+    if (catalog!.ids.has(exerciseId)) return;
+    throw new RepCoachError({ code: 'unknown_exercise', message: UNKNOWN_EXERCISE_MESSAGE, status: 404, requestId: catalog!.requestId });
+  }
+
   const client: RepCoachClient = {
     ...methods,
+    listExercises: listExercises as unknown as RepCoachClient['listExercises'],
     baseUrl: options.baseUrl,
     request: (method, path, init = {}) => send(transport, { ...init, method, path }),
 
@@ -139,6 +169,7 @@ export function createClient(options: ClientOptions): RepCoachClient {
     async analyze(video, opts) {
       if (!opts?.exerciseId) throw new TypeError('exerciseId is required');
       const { signal } = opts;
+      await checkExercise(opts.exerciseId, signal);
       // One key per request kind: a retried mint or submission is replayed, never doubled.
       const spot = await client.createUpload(undefined, { signal, idempotencyKey: randomUUID() });
       await uploadWithRetries(transport.retry, spot.upload_url, video, opts);

@@ -2,6 +2,7 @@
 export {
   createClient,
   TERMINAL_STATUSES,
+  UNKNOWN_EXERCISE_MESSAGE,
   type AnalysisResult,
   type AnalyzeOptions,
   type ClientOptions,
