@@ -113,6 +113,22 @@ function positive(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * The decoder's knobs (DECODE_*) are read by the engine process (analysis/decoder/sandbox.ts),
+ * which takes any value that is not a number above 0 for its default without a word: a typo
+ * (`DECODE_MAX_MEMORY_MB=2G`) ran with 1024. Checked here at boot by the same rule, so such a
+ * value stops the start naming the variable (issue rx); every value the engine used is still taken.
+ */
+function engineNumber(env: Env, name: string): void {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a number above 0, got "${raw}"`);
+}
+
+/** setTimeout/setInterval take at most 2^31 - 1 ms; beyond it Node warns and fires after 1 ms. */
+const TIMER_MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 function url(env: Env, name: string, fallback: string): string {
   const raw = env[name] || fallback;
   try {
@@ -162,6 +178,12 @@ export function loadConfig(env: Env = process.env): Config {
   const pgSchema = env.POSTGRES_SCHEMA || 'rep_coach';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) throw new ConfigError(`POSTGRES_SCHEMA must be a lower-case identifier (letters, digits, _), got "${pgSchema}"`);
   if (storageDriver === 's3' && !env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
+  // A bad endpoint used to pass the start and fail every upload and readiness probe later.
+  if (storageDriver === 's3' && env.S3_ENDPOINT) url(env, 'S3_ENDPOINT', '');
+  if (eventStore === 'kurrentdb' && !/^(kurrentdb|kurrent|kdb)(\+discover)?:\/\//i.test(env.KURRENTDB_URL!)) {
+    throw new ConfigError(`KURRENTDB_URL must start with kurrentdb://, kurrent:// or kdb:// (optionally +discover), got "${env.KURRENTDB_URL}"`);
+  }
+  for (const name of ['DECODE_MAX_MEMORY_MB', 'DECODE_BUDGET_BASE_SECONDS', 'DECODE_BUDGET_FACTOR', 'DECODE_UNDECLARED_MAX_SECONDS']) engineNumber(env, name);
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     host,
@@ -193,10 +215,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
-    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 300, 5),
+    // Renewed every third of it by a timer (runner.ts), hence the timer's limit x 3.
+    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 300, 5, TIMER_MAX_SECONDS * 3),
     jobMaxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
     providerRetries: int(env, 'PROVIDER_RETRIES', 3, 0, 20),
-    sweepIntervalSeconds: int(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
+    sweepIntervalSeconds: int(env, 'SWEEP_INTERVAL_SECONDS', 30, 1, TIMER_MAX_SECONDS),
     storeBusyTimeoutMs: int(env, 'STORE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
     webhooks: {

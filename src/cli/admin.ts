@@ -71,7 +71,8 @@ export function checkDataDir(config: Config, createsData: boolean): Config {
 /** Runs one admin invocation; returns the exit code. */
 export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }, config: () => Config = loadConfigOrExit): Promise<number> {
   const [first, second, ...rest] = argv;
-  if (first === undefined || (first.startsWith('-') && wantsHelp([first]))) {
+  // `help` too, as the partner CLI takes it (issue rx: it was "unknown command", exit 2).
+  if (first === undefined || first === 'help' || (first.startsWith('-') && wantsHelp([first]))) {
     (first ? io.out : io.err).write(HELP);
     return first ? 0 : 2;
   }

@@ -220,6 +220,8 @@ async function jobs(argv: string[], io: Io): Promise<number> {
     if (reportFile && videoPath) await report(client, io, job, values.exercise as string, videoPath, reportFile);
     return job.status === 'completed' || job.status === 'queued' || job.status === 'processing' ? 0 : jobExit(io, job);
   }
+  // `jobs --help` as admin's `jobs --help` (issue rx: it was "unknown jobs command", exit 2).
+  if (sub === '--help' || sub === '-h') return help(io);
   throw new UsageError(sub ? `unknown jobs command "${sub}" (list, show)` : 'missing jobs command (list, show)');
 }
 

@@ -56,8 +56,16 @@ async function listenedOrExit(listening: Promise<unknown>, what: string, variabl
     await listening;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw err;
-    const why = code === 'EADDRINUSE' ? `the port is already in use (another npm start?); set ${variable}` : code === 'EACCES' ? `this user may not listen on that port; set ${variable}` : 'the address is not one of this machine\'s; set HOST';
+    // ENOTFOUND / EAI_*: HOST is a name that does not resolve (issue rx: it was the DNS stack trace).
+    const unresolved = code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME';
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL' && !unresolved) throw err;
+    const why = code === 'EADDRINUSE'
+      ? `the port is already in use (another npm start?); set ${variable}`
+      : code === 'EACCES'
+        ? `this user may not listen on that port; set ${variable}`
+        : unresolved
+          ? 'HOST does not resolve to an address; set HOST'
+          : 'the address is not one of this machine\'s; set HOST';
     process.stderr.write(`cannot listen for ${what} on ${config.host}:${port} (${code}: ${why})\n`);
     process.exit(1);
   }

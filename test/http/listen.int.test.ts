@@ -42,3 +42,19 @@ test('a port already taken stops npm start with one line naming the listener and
     assert.equal(res.stderr, message);
   }
 });
+
+test('a HOST that does not resolve, and a knob past its timer\'s limit, stop npm start with one line naming the variable, exit 1 (issue rx)', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rx-listen-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const storagePort = await freePort();
+  const host = await start({ DATA_DIR: dataDir, HOST: 'nope.invalid', PORT: String(await freePort()), STORAGE_PORT: String(storagePort) });
+  assert.equal(host.hung, false);
+  assert.equal(host.code, 1);
+  // It was the DNS lookup's stack trace (getaddrinfo ENOTFOUND).
+  assert.equal(host.stderr, `cannot listen for the storage host on nope.invalid:${storagePort} (ENOTFOUND: HOST does not resolve to an address; set HOST)\n`);
+  const sweep = await start({ DATA_DIR: dataDir, SWEEP_INTERVAL_SECONDS: '3000000', PORT: String(await freePort()), STORAGE_PORT: String(await freePort()) });
+  assert.equal(sweep.hung, false);
+  assert.equal(sweep.code, 1);
+  // It started and swept every millisecond (Node's TimeoutOverflowWarning, then a 1 ms interval).
+  assert.equal(sweep.stderr, 'configuration error: SWEEP_INTERVAL_SECONDS must be between 1 and 2147483, got 3000000\n');
+});
