@@ -26,7 +26,7 @@ const entries = Object.fromEntries(
         operationId: `on${type.split('.').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
         summary: `A job ${STATUS[type]}`,
         description:
-          'Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).',
+          'Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id). Nothing is sent once the API key is revoked: a delivery due after the revocation ends unsent.',
         tags: ['Webhooks'],
         security: [],
         parameters: SIGNED,

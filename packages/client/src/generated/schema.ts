@@ -263,7 +263,7 @@ export interface webhooks {
         put?: never;
         /**
          * A job completed, with its result
-         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).
+         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id). Nothing is sent once the API key is revoked: a delivery due after the revocation ends unsent.
          */
         post: operations["onJobCompleted"];
         delete?: never;
@@ -283,7 +283,7 @@ export interface webhooks {
         put?: never;
         /**
          * A job failed, with error_code and message
-         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).
+         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id). Nothing is sent once the API key is revoked: a delivery due after the revocation ends unsent.
          */
         post: operations["onJobFailed"];
         delete?: never;
@@ -303,7 +303,7 @@ export interface webhooks {
         put?: never;
         /**
          * A job cancelled
-         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id).
+         * @description Signed per Standard Webhooks: verify it with any standardwebhooks library and the endpoint secret. Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with exponential backoff and jitter for up to 3 days (at least once: deduplicate on webhook-id). Nothing is sent once the API key is revoked: a delivery due after the revocation ends unsent.
          */
         post: operations["onJobCancelled"];
         delete?: never;
