@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createClient, parseRetryAfter, RepCoachError, RETRYABLE_CODES } from '@rep-coach/client';
 import { errorCatalog } from '../../src/http/schemas.js';
+import { UnknownExercise } from '../../src/commands/errors.js';
 
 interface Seen {
   method: string;
@@ -129,6 +130,8 @@ test('a dropped connection is retried for a GET and a POST with an Idempotency-K
 function flow(t: TestContext, submit: Handler | Handler[], polls: Handler[]) {
   const uploads: Buffer[] = [];
   return scripted(t, {
+    // analyze reads the catalog before it mints (issue rx).
+    'GET /v1/exercises': (_q, res) => json(res, 200, { exercises: [{ exercise_id: 'squat', name: 'Squat', description: 'A squat.' }] }),
     'POST /v1/uploads': (q, res) => json(res, 201, { handle: 'h1', upload_url: `http://${q.headers.host}/storage/h1?sig=secret`, expires_at: new Date(Date.now() + 900_000).toISOString() }),
     'PUT /storage/*': (q, res) => {
       uploads.push(q.body);
@@ -164,7 +167,7 @@ test('analyze: mints, streams the bytes with progress, submits with an Idempoten
   const submit = api.seen.find((s) => s.method === 'POST' && s.path === '/v1/jobs')!;
   assert.ok(mint.headers['idempotency-key'] && submit.headers['idempotency-key'] && mint.headers['idempotency-key'] !== submit.headers['idempotency-key']);
   assert.deepEqual(JSON.parse(submit.body.toString()), { upload_handle: 'h1', exercise_id: 'squat' });
-  const polls = api.seen.filter((s) => s.method === 'GET');
+  const polls = api.seen.filter((s) => s.method === 'GET' && s.path.startsWith('/v1/jobs/'));
   for (let i = 1; i < polls.length; i++) assert.ok(polls[i]!.at - polls[i - 1]!.at >= 190, 'polls are spaced by pollIntervalMs');
 });
 
@@ -200,6 +203,28 @@ test('analyze stops when its signal aborts', async (t) => {
   const ac = new AbortController();
   const run = client.analyze(new Uint8Array(10), { exerciseId: 'squat', pollIntervalMs: 60_000, signal: ac.signal, onJobUpdate: () => ac.abort() });
   await assert.rejects(run, (e: Error) => e.name === 'AbortError');
+});
+
+test('analyze: an id the catalog lacks is 404 unknown_exercise before any mint; a catalog_error is retried, then the flow goes on (issue rx)', async (t) => {
+  const api = await flow(t, (_q, res) => json(res, 201, { job_id: 'j4', status: 'queued' }), [(_q, res) => json(res, 200, { job_id: 'j4', status: 'completed', result: { repetitions: [], overall_feedback: {} } })]);
+  const client = createClient({ baseUrl: api.base, apiKey: 'k', retry: fast });
+  const err = (await client.analyze(new Uint8Array(10), { exerciseId: 'squat ', pollIntervalMs: 10 }).catch((e: unknown) => e)) as RepCoachError;
+  assert.ok(err instanceof RepCoachError);
+  assert.deepEqual([err.code, err.status, err.retryable, err.message], ['unknown_exercise', 404, false, new UnknownExercise().message]);
+  assert.equal(err.requestId, 'req-123', 'the request id of the catalog read');
+  assert.deepEqual(api.seen.map((s) => `${s.method} ${s.path}`), ['GET /v1/exercises']);
+
+  const flaky = await scripted(t, {
+    'GET /v1/exercises': [
+      (_q, res) => envelope(res, 500, 'catalog_error', 'later', { 'retry-after': '0' }),
+      (_q, res) => json(res, 200, { exercises: [{ exercise_id: 'squat', name: 'Squat', description: 'A squat.' }] }),
+    ],
+    'POST /v1/uploads': (_q, res) => envelope(res, 429, 'usage_limit_exceeded', 'no'),
+  });
+  const second = createClient({ baseUrl: flaky.base, apiKey: 'k', retry: fast });
+  const refused = (await second.analyze(new Uint8Array(10), { exerciseId: 'squat' }).catch((e: unknown) => e)) as RepCoachError;
+  assert.equal(refused.code, 'usage_limit_exceeded', 'past the catalog, on to the mint');
+  assert.equal(flaky.count('GET', '/v1/exercises'), 2);
 });
 
 test('Retry-After is read as seconds or as an HTTP date', () => {
