@@ -90,13 +90,15 @@ function parse(argv: string[], options: Record<string, { type: 'string' | 'boole
 function clientFrom(values: Values, env: Io['env']): RepCoachClient {
   const api = (values.api as string | undefined) ?? env.REP_COACH_API_URL ?? DEFAULT_API;
   const key = (values.key as string | undefined) ?? env.REP_COACH_API_KEY;
+  // Name where the bad value came from: the option, or the variable when no --api was given.
+  const source = values.api === undefined && env.REP_COACH_API_URL !== undefined ? 'REP_COACH_API_URL' : '--api';
   let url: URL;
   try {
     url = new URL(api);
   } catch {
-    throw new UsageError(`--api must be a URL, got "${api}"`);
+    throw new UsageError(`${source} must be a URL, got "${api}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--api must be an http(s) URL, got "${api}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${source} must be an http(s) URL, got "${api}"`);
   if (!key) throw new UsageError('no API key: pass --key KEY or set REP_COACH_API_KEY');
   return createClient({ baseUrl: api, apiKey: key });
 }

@@ -69,3 +69,16 @@ test('env knobs: every value these took before is still taken', () => {
   ];
   for (const env of taken) assert.equal(refusal(env), undefined, JSON.stringify(env));
 });
+
+test('a bad REP_COACH_API_URL is named as such (it was called --api, which was not given); a bad --api still names --api', async () => {
+  for (const [argv, env, message] of [
+    [['identity'], { REP_COACH_API_URL: 'localhost:8080', REP_COACH_API_KEY: 'k' }, 'error: REP_COACH_API_URL must be an http(s) URL, got "localhost:8080"'],
+    [['identity'], { REP_COACH_API_URL: 'not a url', REP_COACH_API_KEY: 'k' }, 'error: REP_COACH_API_URL must be a URL, got "not a url"'],
+    [['identity', '--api', 'ftp://x'], { REP_COACH_API_URL: 'http://127.0.0.1:9', REP_COACH_API_KEY: 'k' }, 'error: --api must be an http(s) URL, got "ftp://x"'],
+  ] as const) {
+    const out = memoryStream();
+    const err = memoryStream();
+    assert.equal(await cli([...argv], { out: out.stream, err: err.stream, env: { ...env } }), 2);
+    assert.equal(err.text().split('\n')[0], message);
+  }
+});
