@@ -211,4 +211,9 @@ test('a key revoked while its job runs: the job\'s outcome is not sent to its en
   assert.match(redeliver.err, /revoked/);
   assert.equal((await adminRun(h, 'audit', revoked.keyId)).code, 0, 'the auditor accepts the unsent delivery');
   assert.equal((await adminRun(h, 'projections', 'verify')).code, 0, 'the read models equal a fresh replay');
+  // A rebuild (set-based SQL replay, projections/bulk-sql.ts) gives the same rows.
+  assert.equal((await adminRun(h, 'projections', 'rebuild')).code, 0);
+  assert.equal((await adminRun(h, 'projections', 'verify')).code, 0, 'the rebuilt read models equal a fresh replay');
+  const [rebuilt] = await adminJson(h, 'webhooks', 'deliveries', revoked.keyId);
+  assert.deepEqual([rebuilt.state, rebuilt.last_error, rebuilt.attempts], ['failed', 'not sent: the API key was revoked', 1]);
 });
