@@ -221,8 +221,3 @@ test('standing still, or squatting without the hands reaching the floor, filmed 
     assert.equal(countOn('burpee', { yaw: 180, height, away: 1.5 }, { ...clean(6, 0.5), noise: 2, lost: 0.02 }, depth).count, 0, `h ${height} depth ${depth}`);
   }
 });
-
-test.skip('known miss: an overhead triceps extension with the hands out of the picture at the top (cut at the forehead) counts 0-5 of 5-12, or over-counts (25 of 12, 17 of 10, 9 of 5 in the sweep): the wrists are seen only at the bottom of each rep, the signal reads on under half the gated frames, and the count falls back to the whole-body movement (pipeline.ts READABLE), where the upper arms hold still and only noise moves. The sweep\'s crop scores the joints past a line inside its 640 px picture; a real frame\'s edge puts them past it, which the engine could read (hands gone through the top with the elbows up: arms overhead), but no real clip shows that yet', () => {
-  const { count } = countOn('overhead-tricep-extension', { yaw: 135, height: 1, away: 3 }, { reps: 12, period: 1.79, pause: 0.62, noise: 5.6, lost: 0.02, crop: 'top', seed: 778892016 }, 0.88);
-  assert.equal(count, 12);
-});

@@ -38,8 +38,27 @@ export const extensionDepth3d = (f: FrameCtx, s: Side) => (175 - elbowAngle3d(f,
  */
 export const armDepth = (f: FrameCtx, s: Side) => {
   const a = extensionDepth(f, s), b = extensionDepth3d(f, s);
-  return Number.isFinite(a) && Number.isFinite(b) ? Math.max(a, b) : a;
+  if (!Number.isFinite(a)) return overheadDepth(f, s);
+  return Number.isFinite(b) ? Math.max(a, b) : a;
 };
+
+/**
+ * The depth of an arm whose hand the model only guesses (under VISIBLE) above its seen elbow: the
+ * hand gone out of the top of the picture, over a raised upper arm, is the extended half of the rep.
+ * A picture cut at the forehead (the sweep's crop 'top', a phone held too low or too close) sees
+ * the wrists only through the bottom of each rep, under half the gated frames; without this the
+ * count fell back to the whole-body movement (pipeline.ts READABLE), where the upper arms hold still
+ * and only noise moves: 0 of 5, 25 of 12. Read where the model places the hand, and only above the
+ * elbow: a hand guessed below it may be one hidden behind the head at the bottom (from the front),
+ * which says nothing of its height; and never the 3D angle, whose depth is the least sure the model
+ * gives even for joints it sees.
+ */
+export function overheadDepth(f: FrameCtx, s: Side): number {
+  const el = f.p[joint(s, 'elbow')]!, wr = f.p[joint(s, 'wrist')]!;
+  if (el.score < VISIBLE || wr.score >= VISIBLE || !(f.armLen > 0)) return NaN;
+  const over = (el.y - wr.y) / (0.47 * f.armLen);
+  return over > 0 ? Math.max(0, (0.95 - over) / 1.3) : NaN;
+}
 
 const elbowsUp = (f: FrameCtx) => (['left', 'right'] as const).some((s) => dropBelowShoulder(f, s, 'elbow') < 0);
 
