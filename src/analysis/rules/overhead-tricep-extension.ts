@@ -69,7 +69,7 @@ export const overheadTricepExtension: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at head height: the depth behind the head and the lockout are clearest there; from the front or behind the count and the elbow flare read.',
   filmingAdvice: 'Place the camera 2-3 m away at head height with the raised weight, the elbows and the hips in frame.',
-  signal: 'hands above the elbows in forearm lengths: 0.95 (straight overhead) down to -0.35 = full range, or the elbow\'s 3D angle 175 down to 70 deg where that reads deeper, both arms averaged',
+  signal: 'hands above the elbows in forearm lengths: 0.95 (straight overhead) down to -0.35 = full range, or the elbow\'s 3D angle 175 down to 70 deg where that reads deeper; a hand gone out of the top of the picture read where the model places it while above its elbow; both arms averaged',
   progress: (f) => meanOf([armDepth(f, 'left'), armDepth(f, 'right')]),
   gate: elbowsUp,
   gateDescription: 'elbows above the shoulders',
