@@ -2,7 +2,8 @@
 // runner (WORKER_CONCURRENCY, 0 = API only), the spot and video-retention sweeper and the metrics
 // listener on METRICS_PORT, all over DATA_DIR.
 import '../runtime/require-node.js'; // first: stops at once on a Node too old for the SQLite addon
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { loadConfigOrExit, onShutdown, openServiceOrExit } from '../boot.js';
 import { storageCallbacks } from '../commands/partner.js';
@@ -18,6 +19,18 @@ import { detectNetworkIsolation } from '../analysis/decoder/sandbox.js';
 import { flushCompileCache } from '../runtime/compile-cache.js';
 
 const config = loadConfigOrExit();
+// STORAGE_PORT=0 (any free port) with the default STORAGE_PUBLIC_URL signed every upload URL for
+// port 0, where no partner can PUT (issue rx). The port is picked now, before the service signs
+// anything with it; the storage host then listens on it (another process taking it in between is
+// the EADDRINUSE line below).
+if (config.storageDriver === 'disk' && config.storagePort === 0 && !process.env.STORAGE_PUBLIC_URL) {
+  const probe = createServer();
+  probe.listen(0, config.host);
+  await listenedOrExit(once(probe, 'listening'), 'the storage host', 'STORAGE_PORT', 0);
+  config.storagePort = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  config.storagePublicUrl = config.storagePublicUrl.replace(/:0$/, `:${config.storagePort}`);
+}
 // The engine runs in child processes: analyses never hold this process's event loop. With a
 // worker in this process its engine starts now (at nice 10), loading its models while the service
 // opens, so the first job does not wait for it.

@@ -2,13 +2,13 @@
 // exit 1, not Node's EADDRINUSE stack trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, repoRoot, startArgs } from '../support/processes.js';
+import { admin, freePort, repoRoot, startArgs } from '../support/processes.js';
 
 function start(env: Record<string, string>): Promise<{ code: number; stderr: string; hung: boolean }> {
   return new Promise((resolve) => {
@@ -57,4 +57,35 @@ test('a HOST that does not resolve, and a knob past its timer\'s limit, stop npm
   assert.equal(sweep.code, 1);
   // It started and swept every millisecond (Node's TimeoutOverflowWarning, then a 1 ms interval).
   assert.equal(sweep.stderr, 'configuration error: SWEEP_INTERVAL_SECONDS must be between 1 and 2147483, got 3000000\n');
+});
+
+test('STORAGE_PORT=0 (any free port): the signed upload URLs name the port the storage host got, and a PUT to one lands (issue rx: they named port 0)', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rx-port0-'));
+  const env = { DATA_DIR: dataDir };
+  const { api_key: apiKey } = admin(env, 'keys', 'create', '--partner-name', 'Port Zero').json() as { api_key: string };
+  const port = await freePort();
+  const child = spawn(process.execPath, startArgs, { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: 'silent', METRICS_PORT: '0', WORKER_CONCURRENCY: '0', ...env, PORT: String(port), STORAGE_PORT: '0' }, stdio: 'ignore' });
+  t.after(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    assert.equal(child.exitCode, null, 'the server exited');
+    if (await fetch(`${base}/livez`).then((r) => r.ok, () => false)) break;
+    assert.ok(Date.now() < deadline, 'the server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const spot = await (await fetch(`${base}/v1/uploads`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } })).json() as { handle: string; upload_url: string };
+  const url = new URL(spot.upload_url);
+  assert.notEqual(url.port, '0', spot.upload_url);
+  assert.ok(Number(url.port) > 0);
+  const put = await fetch(spot.upload_url, { method: 'PUT', body: 'bytes', headers: { 'content-type': 'video/mp4' } });
+  assert.equal(put.status, 200);
+  const state = await (await fetch(`${base}/v1/uploads/${spot.handle}`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { state: string };
+  assert.equal(state.state, 'uploaded');
 });
