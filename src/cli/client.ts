@@ -100,7 +100,12 @@ function clientFrom(values: Values, env: Io['env']): RepCoachClient {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${source} must be an http(s) URL, got "${api}"`);
   if (!key) throw new UsageError('no API key: pass --key KEY or set REP_COACH_API_KEY');
-  return createClient({ baseUrl: api, apiKey: key });
+  try {
+    return createClient({ baseUrl: api, apiKey: key });
+  } catch (err) {
+    // A key that no header can carry (a line break inside): named by where it came from.
+    throw new UsageError(`${values.key === undefined ? 'REP_COACH_API_KEY' : '--key'}: ${(err as Error).message}`);
+  }
 }
 
 async function existingFile(path: string, what: string): Promise<string> {

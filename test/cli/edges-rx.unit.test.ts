@@ -82,3 +82,17 @@ test('a bad REP_COACH_API_URL is named as such (it was called --api, which was n
     assert.equal(err.text().split('\n')[0], message);
   }
 });
+
+test('a REP_COACH_API_KEY or --key with a line break inside is a bad argument naming it (exit 2), not network_error retries', async () => {
+  for (const [argv, env, name] of [
+    [['identity'], { REP_COACH_API_URL: 'http://127.0.0.1:9', REP_COACH_API_KEY: 'rk_a\nb' }, 'REP_COACH_API_KEY'],
+    [['identity', '--key', 'rk_a\nb'], { REP_COACH_API_URL: 'http://127.0.0.1:9' }, '--key'],
+  ] as const) {
+    const out = memoryStream();
+    const err = memoryStream();
+    const started = Date.now();
+    assert.equal(await cli([...argv], { out: out.stream, err: err.stream, env: { ...env } }), 2);
+    assert.equal(err.text().split('\n')[0], `error: ${name}: apiKey holds a control character (a line break inside it?): no HTTP header can carry it`);
+    assert.ok(Date.now() - started < 1000);
+  }
+});

@@ -227,6 +227,20 @@ test('analyze: an id the catalog lacks is 404 unknown_exercise before any mint; 
   assert.equal(flaky.count('GET', '/v1/exercises'), 2);
 });
 
+test('an API key read from a file with its line break is sent trimmed; one no header can carry, and a baseUrl that is not http(s), are a TypeError at createClient, not 10 s of network_error retries (issue rx)', async (t) => {
+  const api = await scripted(t, { 'GET /v1/identity': (q, res) => json(res, 200, { auth: q.headers.authorization }) });
+  const started = Date.now();
+  const body = (await createClient({ baseUrl: api.base, apiKey: 'rk_abc\n', retry: fast }).getIdentity()) as unknown as { auth: string };
+  assert.equal(body.auth, 'Bearer rk_abc');
+  assert.equal((await createClient({ baseUrl: api.base, apiKey: '  rk_abc\r\n', retry: fast }).getIdentity() as unknown as { auth: string }).auth, 'Bearer rk_abc');
+  assert.ok(Date.now() - started < 2000);
+  assert.throws(() => createClient({ baseUrl: api.base, apiKey: 'rk_a\nb' }), { name: 'TypeError', message: /apiKey holds a control character/ });
+  assert.throws(() => createClient({ baseUrl: api.base, apiKey: '\n' }), { name: 'TypeError', message: 'apiKey is required' });
+  assert.throws(() => createClient({ baseUrl: 'localhost:8080', apiKey: 'k' }), { name: 'TypeError', message: 'baseUrl must be an http(s) URL, got "localhost:8080"' });
+  assert.throws(() => createClient({ baseUrl: 'not a url', apiKey: 'k' }), { name: 'TypeError', message: 'baseUrl must be an http(s) URL, got "not a url"' });
+  assert.equal(api.seen.length, 2);
+});
+
 test('Retry-After is read as seconds or as an HTTP date', () => {
   assert.equal(parseRetryAfter('7'), 7000);
   assert.equal(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString(), Date.UTC(2030, 0, 1)), 30_000);

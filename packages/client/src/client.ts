@@ -105,9 +105,23 @@ function fillPath(template: string, input: Record<string, unknown>): string {
 export function createClient(options: ClientOptions): RepCoachClient {
   if (!options.baseUrl) throw new TypeError('baseUrl is required');
   if (!options.apiKey) throw new TypeError('apiKey is required');
+  let base: URL | undefined;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    base = undefined;
+  }
+  if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) throw new TypeError(`baseUrl must be an http(s) URL, got "${options.baseUrl}"`);
+  // A key read from a file keeps its line break ("rk_...\n"): fetch refused the header, and the
+  // refusal was taken for a dropped connection, retried for 10 s and reported as network_error
+  // "no answer" (issue rx). Whitespace around a header value is not part of it on the wire
+  // (RFC 9110 5.5), so it is trimmed; a control character inside cannot be sent at all.
+  const apiKey = options.apiKey.trim();
+  if (!apiKey) throw new TypeError('apiKey is required');
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(apiKey)) throw new TypeError('apiKey holds a control character (a line break inside it?): no HTTP header can carry it');
   const transport: Transport = {
     baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
+    apiKey,
     fetch: options.fetch ?? globalThis.fetch,
     retry: { ...defaultRetryPolicy, ...options.retry },
     userAgent: options.userAgent ?? '@rep-coach/client/0.1.0',
