@@ -180,8 +180,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (storageDriver === 's3' && !env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
   // A bad endpoint used to pass the start and fail every upload and readiness probe later.
   if (storageDriver === 's3' && env.S3_ENDPOINT) url(env, 'S3_ENDPOINT', '');
-  if (eventStore === 'kurrentdb' && !/^(kurrentdb|kurrent|kdb)(\+discover)?:\/\//i.test(env.KURRENTDB_URL!)) {
-    throw new ConfigError(`KURRENTDB_URL must start with kurrentdb://, kurrent:// or kdb:// (optionally +discover), got "${env.KURRENTDB_URL}"`);
+  // The schemes the KurrentDB client parses, EventStoreDB's esdb:// among them (deprecated by the
+  // client with a warning, still what an EventStoreDB operator has in hand): none refused that works.
+  if (eventStore === 'kurrentdb' && !/^(kurrentdb|kurrent|kdb|esdb)(\+discover)?:\/\//i.test(env.KURRENTDB_URL!)) {
+    throw new ConfigError(`KURRENTDB_URL must start with kurrentdb://, kurrent://, kdb:// or esdb:// (optionally +discover), got "${env.KURRENTDB_URL}"`);
   }
   for (const name of ['DECODE_MAX_MEMORY_MB', 'DECODE_BUDGET_BASE_SECONDS', 'DECODE_BUDGET_FACTOR', 'DECODE_UNDECLARED_MAX_SECONDS']) engineNumber(env, name);
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

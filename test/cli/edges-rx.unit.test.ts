@@ -54,7 +54,7 @@ test('env knobs: a value that was silently ignored, or that broke later, stops t
     // Passed the start and failed every upload and readiness probe afterwards.
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http(s) URL, got "minio:9000"'],
     // Was "cannot open the service's stores (...): Unexpected "z" at position 0 ...", not naming the variable.
-    [{ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'zz' }, 'KURRENTDB_URL must start with kurrentdb://, kurrent:// or kdb:// (optionally +discover), got "zz"'],
+    [{ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'zz' }, 'KURRENTDB_URL must start with kurrentdb://, kurrent://, kdb:// or esdb:// (optionally +discover), got "zz"'],
   ];
   for (const [env, message] of cases) assert.equal(refusal(env), message, JSON.stringify(env));
 });
@@ -66,6 +66,7 @@ test('env knobs: every value these took before is still taken', () => {
     { DECODE_MAX_MEMORY_MB: '' },
     { STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000' }, { S3_ENDPOINT: 'not used by the disk driver' },
     { EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' }, { EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb+discover://a,b,c' },
+    { EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'esdb://127.0.0.1:2113?tls=false' }, { EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'esdb+discover://a:2113' },
   ];
   for (const env of taken) assert.equal(refusal(env), undefined, JSON.stringify(env));
 });
