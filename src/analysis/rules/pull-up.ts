@@ -1,11 +1,14 @@
 // Pull-up: hanging from a bar, the body rises until the chin clears the hands. The signal is how
 // far the shoulders climb toward the hands, in arm lengths, blended with the elbow bend: both read
-// from the front, the back and the side, and neither needs the bar itself to be seen.
-import type { ExerciseDef, FrameCtx } from '../exercise.js';
+// from the front, the back and the side, and neither needs the bar itself to be seen. A set whose
+// hands the picture cuts off (a phone close by, or high up, loses the bar's hands) is read on the
+// elbows' height against the shoulders instead.
+import type { Calibration, ExerciseDef, FrameCtx } from '../exercise.js';
 import { KP } from '../pose.js';
-import { pairPoint, VISIBLE } from '../signals.js';
+import { joint, pairPoint, quantile, VISIBLE, type Side } from '../signals.js';
 import { atEnds, elbowAngle, extreme, round, sustained, torsoLean, rule } from './common.js';
 import { handsInPicture } from './in-picture.js';
+import { dist3 } from './reach.js';
 
 /** Hands above the shoulders, in arm lengths: about 0.95 in a dead hang, 0.2 with the chin over. */
 export function handsAbove(f: FrameCtx): number {
@@ -30,6 +33,63 @@ export function pullProgress(f: FrameCtx): number {
 /** Hanging: both hands well above the shoulders (standing under the bar does not count). */
 export const hanging = (f: FrameCtx) => handsAbove(f) > 0.1;
 
+/** Hands this far under the shoulders, in arm lengths, are off the bar (the gate). */
+const HANDS_BELOW = -0.3;
+
+/** The sides whose shoulder and elbow are both seen. */
+const armSides = (f: FrameCtx): Side[] => (['left', 'right'] as const).filter((s) => Math.min(f.p[joint(s, 'shoulder')]!.score, f.p[joint(s, 'elbow')]!.score) >= VISIBLE);
+
+/** Shoulder to elbow with depth, pixels: the mean over the sides seen. */
+export function upperArm(f: FrameCtx): number {
+  const sides = armSides(f);
+  return sides.length ? sides.reduce((a, s) => a + dist3(f.p[joint(s, 'shoulder')]!, f.p[joint(s, 'elbow')]!), 0) / sides.length : NaN;
+}
+
+/**
+ * Elbows above the shoulders, pixels (the sides seen; negative below): the upper arm stands
+ * straight up in a dead hang and is driven down to the ribs at the top, a vertical travel that
+ * reads from every side, as the shoulders' climb to the hands does.
+ */
+export function elbowsAbovePx(f: FrameCtx): number {
+  const sides = armSides(f);
+  return sides.length ? sides.reduce((a, s) => a + f.p[joint(s, 'shoulder')]!.y - f.p[joint(s, 'elbow')]!.y, 0) / sides.length : NaN;
+}
+
+/**
+ * Share of the frames with an elbow seen on which the hands must be seen for the set to be read on
+ * them. A phone 1.5 m away or 2 m up cuts off the hands on the bar: they were seen on 0-30% of the
+ * frames of the camera sweep's missed sets (bench/camera-sweep.ts --phone: 47 of 63 exact), the gate
+ * (hands above the shoulders) held on as few, and those sets counted 0-6 of 3-12.
+ */
+const HANDS_SEEN = 0.8;
+
+/**
+ * The upper arm's height against the shoulder at the two ends of a pull, in its own lengths:
+ * about straight up (0.95) hanging; at the top the elbows are by the ribs, 30-50 deg below the
+ * shoulder line (-0.5 to -0.75). 0.95 to -0.5 is the pull from 0 to 1, as the climb's 0.95 to 0.25.
+ */
+const ELBOW_HANG = 0.95, ELBOW_TOP = -0.5;
+
+/** The pull read on the elbows: 0 hanging, 1 with the elbows driven down by the ribs, `upper` the person's upper arm, pixels. */
+export function elbowPull(f: FrameCtx, upper: number): number {
+  return (ELBOW_HANG - elbowsAbovePx(f) / upper) / (ELBOW_HANG - ELBOW_TOP);
+}
+
+/**
+ * The set is read on the elbows when the hands are seen on fewer than HANDS_SEEN of the frames
+ * with an elbow seen; `upper` is then the person's upper arm, the 0.85 quantile of its length with
+ * depth over those frames (the arm foreshortened toward the camera reads shorter, never longer).
+ */
+export function calibratePull(frames: FrameCtx[]): Calibration {
+  const elbows = frames.filter((f) => armSides(f).length > 0);
+  const hands = elbows.filter((f) => Number.isFinite(handsAbove(f))).length;
+  if (elbows.length && hands < HANDS_SEEN * elbows.length) {
+    const upper = quantile(elbows.map(upperArm), 0.85);
+    if (upper > 0) return { byElbows: 1, upper };
+  }
+  return {};
+}
+
 /** Chin height over the hands, in arm lengths (positive = chin above the hands). */
 export function chinOverHands(f: FrameCtx): number {
   const n = f.p[KP.nose]!, wr = pairPoint(f.p, 'wrist');
@@ -45,9 +105,23 @@ export const pullUp: ExerciseDef = {
   angleAdvice: 'Film from the side so the chin, the bar and any swing of the legs are visible; from the front or the back the count and the arm extension still read.',
   filmingAdvice: 'Place the camera 2-4 m away at chest height, angled up slightly, with the hands on the bar and the feet in frame.',
   signal: 'shoulders climbing toward the hands (0.95 arm lengths below them in a dead hang, 0.25 at the top) blended with the elbow bend (165 to 65 deg)',
-  progress: (f) => pullProgress(f),
-  gate: hanging,
-  gateDescription: 'hanging: hands above the shoulders',
+  calibrate: calibratePull,
+  progress: (f: FrameCtx, cal: Calibration) => {
+    if (!cal.byElbows) return pullProgress(f);
+    // Both readings are the same pull on one scale (0 hanging, 1 at the top): a frame whose elbows
+    // are unseen but whose hands are (the elbow of the far arm hidden, the near one out of the
+    // picture) keeps the hands' reading rather than leaving a gap in the middle of the rep.
+    const e = elbowPull(f, cal.upper!);
+    return Number.isFinite(e) ? e : pullProgress(f);
+  },
+  // With the hands out of the picture the elbows stand in for them (see HANDS_SEEN); standing still
+  // under the bar is no movement to count. A pull taken to the chest brings the hands down to the
+  // shoulders' height (0 to -0.1 arm lengths on the sweep's body) while the elbows are seen driven
+  // down: gated out there, the top of every rep was a gap, and a set whose hangs were out of the
+  // picture too read each rep as two (a landscape phone 1 m up and 1.5 m away: 10 of 6). Only hands
+  // seen clearly under the shoulders (arms hanging, hands on the hips) say the person is not on the bar.
+  gate: (f) => hanging(f) || (!(handsAbove(f) <= HANDS_BELOW) && armSides(f).length > 0),
+  gateDescription: 'hanging: hands above the shoulders (or, with an elbow seen, the hands unseen or no lower than 0.3 arm lengths under the shoulders)',
   rules: [
     rule({
       id: 'pull-up-chin', category: 'range_of_motion', name: 'Chin below the bar',
