@@ -5,10 +5,28 @@
 import type { ExerciseDef, FrameCtx } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
 import { bodyLine, bodyLying, extreme, graded, repSide, round, sideOn, rule } from './common.js';
+import { SIDE_YAW, yawOf } from '../view.js';
 import { hipAngleSeen } from './end-on.js';
+import { angle3d } from './reach.js';
+
+/**
+ * One leg's hip angle (shoulder-hip-knee). Short of side-on (yaw under view.ts SIDE_YAW) it is read
+ * in 3D, as end-on.ts reads it end-on: the thigh drives forward in the body's sagittal plane, which
+ * a diagonal sees turned away, and from a rear diagonal above the picture's angle hid a third of the
+ * drive (a 90 deg drive read 137-139 deg, 111-115 in 3D; bench/camera-sweep.ts --phone, yaw 135 2 m
+ * up: 2-6 of 4-11 counted, the drives under the counter's floor). Side-on the picture's angle, whose
+ * depth carries no noise into it.
+ */
+export function climberHip(f: FrameCtx, s: Side): number {
+  if (yawOf(f) < SIDE_YAW) {
+    const a = angle3d(f, s, 'shoulder', 'hip', 'knee');
+    if (Number.isFinite(a)) return a;
+  }
+  return hipAngleSeen(f, s);
+}
 
 /** One leg's drive: 0 with the hip straight (about 170 deg), 1 with the knee under the chest (100). */
-export const kneeDrive = (f: FrameCtx, s: Side) => (170 - hipAngleSeen(f, s)) / 70;
+export const kneeDrive = (f: FrameCtx, s: Side) => (170 - climberHip(f, s)) / 70;
 
 export const mountainClimber: ExerciseDef = {
   id: 'mountain-climber',
