@@ -6,6 +6,7 @@ import type { Calibration, FrameCtx, RepView } from '../exercise.js';
 import { quantile, type Side } from '../signals.js';
 import { clamp, upright } from './common.js';
 import { dropBelowShoulder, maxOf, perFrame, rollingLevel, storePerFrame } from './body.js';
+import { angle3d } from './reach.js';
 
 const SIDES: Side[] = ['left', 'right'];
 /** 1 - cos(75 deg): a raise to 75 deg above hanging is a full rep. */
@@ -33,8 +34,20 @@ export function armRaise(f: FrameCtx, cal: Calibration, s: Side): number {
 /** The arm that rose higher, so alternating raises count each arm. */
 export const raiseProgress = (f: FrameCtx, cal: Calibration) => maxOf(SIDES.map((s) => armRaise(f, cal, s)));
 
+/**
+ * The arm that rose higher, its elevation from its own side's torso line (hip to shoulder) in 3D,
+ * with the model's depth (reach.ts angle3d), as 1 - cos over that at 75 deg: the shoulder's flexion,
+ * whatever the camera's height. NaN without depth or with the hip unseen. A phone looking down at a
+ * front raise sees the arm rise toward it still pointing down the picture (raiseProgress read a
+ * raise 0.28 of a rep from 2 m up and 1.5 m away); the angle to the torso does not turn with the camera.
+ */
+export const flexionProgress = (f: FrameCtx) =>
+  maxOf(SIDES.map((s) => (1 - Math.cos((angle3d(f, s, 'hip', 'shoulder', 'elbow') * Math.PI) / 180)) / FULL));
+
 /** Standing or seated upright: bending over to pick up the dumbbells does not count. */
-export const raiseGate = (f: FrameCtx) => upright(f, 35);
+export const raiseGate = (f: FrameCtx) => upright(f, RAISE_LEAN);
+/** Degrees off vertical the torso may lean in a raise. */
+export const RAISE_LEAN = 35;
 
 /**
  * Elevation of each arm at a frame, in degrees from hanging, against the hanging drop measured in

@@ -3,8 +3,24 @@
 // classic one is leaning back to heave the weight up, seen from the side.
 import type { ExerciseDef } from '../exercise.js';
 import { round, rule } from './common.js';
-import { raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
+import { maxOf } from './body.js';
+import { flexionProgress, RAISE_LEAN, raiseCalibration, raiseGate, raiseProgress, topElevation } from './arm-raise.js';
+import type { FrameCtx } from '../exercise.js';
+import { elevation, joint, VISIBLE, type Side } from '../signals.js';
 import { elbowsBentCheck, swayCheck } from './lateral-raise.js';
+
+/**
+ * Upright (raiseGate), read on one side's shoulder and hip where only one shoulder is seen: the
+ * torso's midline from one shoulder to the middle of both hips leans by half the hips' width
+ * (a phone 1.5 m away with a shoulder over the picture's side or top read 40 deg, and the set 0 of 6).
+ */
+export function frontRaiseGate(f: FrameCtx): boolean {
+  const shoulder = (s: Side) => f.p[joint(s, 'shoulder')]!.score >= VISIBLE;
+  if (shoulder('left') === shoulder('right')) return raiseGate(f);
+  const s: Side = shoulder('left') ? 'left' : 'right', hip = f.p[joint(s, 'hip')]!;
+  if (hip.score < VISIBLE) return raiseGate(f);
+  return 90 - elevation(f.p[joint(s, 'shoulder')]!, hip) <= RAISE_LEAN;
+}
 
 export const frontRaise: ExerciseDef = {
   id: 'front-raise',
@@ -15,8 +31,11 @@ export const frontRaise: ExerciseDef = {
   filmingAdvice: 'Place the camera 2-3 m away at chest height, side-on, with the raised hands, the head and the hips in frame.',
   signal: 'elbow and wrist height toward the shoulder against the hanging position of the surrounding seconds (1 - cos of the arm elevation), on the arm that rises higher; 75 deg of elevation is a full rep',
   calibrate: raiseCalibration,
-  progress: raiseProgress,
-  gate: raiseGate,
+  // The higher of the picture's reading and the arm's angle to the torso in 3D (flexionProgress):
+  // a phone above the person sees an arm raised toward it still hanging (the lateral raise keeps
+  // the picture's reading alone: not looked at with issue 20zh).
+  progress: (f, cal) => maxOf([raiseProgress(f, cal), flexionProgress(f)]),
+  gate: frontRaiseGate,
   gateDescription: 'standing or seated upright, torso within 35 deg of vertical',
   rules: [
     rule({
