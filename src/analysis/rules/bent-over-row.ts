@@ -41,18 +41,22 @@ export function pullingElbow(rep: RepView): (f: FrameCtx) => number {
  * The torso's hinge from the legs' line in 3D, degrees: the angle between ankles -> hips and hips ->
  * shoulders (midpoints, with the model's depth at its own scale). Both lines turn with the camera's
  * pitch, so a phone above or below reads the same; NaN unless both sides of all three are seen
- * with depth. Square-on, a hinge toward or away from the camera keeps the torso's length in the
- * picture (torsoTilt reads it against the torso's own recent length, which is just as short), and
+ * with depth (the knees stand in for unseen ankles: issue 20zh). Square-on, a hinge toward or
+ * away from the camera keeps the torso's length in the picture (torsoTilt reads it against the
+ * torso's own recent length, which is just as short), and
  * the row filmed from the front or behind was never in its posture (the pinhole sweep,
  * bench/camera-sweep.ts: no attempt found).
  */
 export function hingeFromLegs(f: FrameCtx): number {
-  const at = (j: 'shoulder' | 'hip' | 'ankle') => {
+  const at = (j: 'shoulder' | 'hip' | 'knee' | 'ankle') => {
     const l = f.p[joint('left', j)]!, r = f.p[joint('right', j)]!;
     if (Math.min(l.score, r.score) < VISIBLE || l.z === undefined || r.z === undefined) return null;
     return [(l.x + r.x) / 2, (l.y + r.y) / 2, (l.z + r.z) / 2 / Z_SCALE] as const;
   };
-  const sh = at('shoulder'), hip = at('hip'), an = at('ankle');
+  // With the ankles out of the picture (a phone 1.5 m away cuts the shins off), the thighs' line:
+  // a row's soft knees lean the thighs back from the knees, which reads a little more hinge than
+  // the legs' line would, and a body standing tall still reads none.
+  const sh = at('shoulder'), hip = at('hip'), an = at('ankle') ?? at('knee');
   if (!sh || !hip || !an) return NaN;
   const legs = [hip[0] - an[0], hip[1] - an[1], hip[2] - an[2]], torso = [sh[0] - hip[0], sh[1] - hip[1], sh[2] - hip[2]];
   const n = Math.hypot(...legs) * Math.hypot(...torso);
