@@ -29,7 +29,7 @@ export const frontRaise: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at chest height: the arm travels across the picture, and the elbow bend and any lean back are clearest there. A diagonal view also works; from the front the height still counts.',
   filmingAdvice: 'Place the camera 2-3 m away at chest height, side-on, with the raised hands, the head and the hips in frame.',
-  signal: 'elbow and wrist height toward the shoulder against the hanging position of the surrounding seconds (1 - cos of the arm elevation), on the arm that rises higher; 75 deg of elevation is a full rep',
+  signal: 'elbow and wrist height toward the shoulder against the hanging position of the surrounding seconds (1 - cos of the arm elevation), or the upper arm\'s angle to the torso in 3D where that reads higher (20zh), on the arm that rises higher; 75 deg of elevation is a full rep',
   calibrate: raiseCalibration,
   // The higher of the picture's reading and the arm's angle to the torso in 3D (flexionProgress):
   // a phone above the person sees an arm raised toward it still hanging (the lateral raise keeps

@@ -104,7 +104,7 @@ export const shoulderPress: ExerciseDef = {
   recommendedAngle: 'front',
   angleAdvice: 'Film from the front at chest height to see both arms lock out evenly; a side view shows back arch and bar path.',
   filmingAdvice: 'Place the camera 2-3 m away at chest height with the hands overhead and the hips in frame.',
-  signal: 'wrist and elbow height above the shoulders, in arm lengths, from the rack (0) to lock-out (1)',
+  signal: 'wrist and elbow height above the shoulders, in arm lengths, from the rack (0) to lock-out (1); an arm gone over the top of the picture, neither joint seen, read with its elbow at the edge (20zh)',
   // The thruster (thruster.ts) reads the press without the edge: its close takes were not looked at.
   progress: (f) => pressProgress(f, true),
   // A press lifts the hands at least a fifth of the way from the rack to lock-out (0.16 arm lengths,
