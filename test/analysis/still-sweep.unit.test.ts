@@ -109,3 +109,25 @@ test('waiting before and after a real set, the set is counted (every exercise fr
   }
   assert.deepEqual(wrong, []);
 });
+
+test('a sit-up\'s lying start held still, filmed from the head end, counts nothing: the torso drawn end-on is read in at least 0.4 shoulder breadths (sit-up.ts TORSO_PER_BREADTH, SITUP_MIN_RISE)', () => {
+  // From the head end the lying torso is drawn 0.02-0.3 shoulder breadths long, and the picture's
+  // torso length (the q85 of 10 s) shrank to it: main read the lying at 0.8-1.2 of a sit-up and
+  // counted 2-6 on each of these takes (bench/still-sweep.ts's 180 deg, 0.3 m up, 3 m away is the
+  // third, with its step).
+  const takes: [string, { yaw: number; height: number; away: number }, StillTake][] = [
+    ['1 m up, 3 m away', { yaw: 180, height: 1, away: 3 }, still],
+    ['1 m up, 5 m away', { yaw: 180, height: 1, away: 5 }, still],
+    ['on the floor, 3 m away, a step', { yaw: 180, height: 0.3, away: 3 }, { seconds: 15.7, sway: 2.4, swayHz: 0.4, breath: 0.85, breathHz: 0.45, drift: 0.02, event: 'step', noise: 4.9, lost: 0.05, seed: 937960192 }],
+    ['on the floor, 1.5 m away', { yaw: 180, height: 0.3, away: 1.5 }, { ...still, drift: 0.03 }],
+    ['on the floor, 3 m away', { yaw: 180, height: 0.3, away: 3 }, { ...still, drift: 0.02 }],
+    ['on the floor, 5 m away', { yaw: 180, height: 0.3, away: 5 }, { ...still, drift: 0.03 }],
+    ['1 m up, 5 m away, a walk in', { yaw: 180, height: 1, away: 5 }, { ...still, event: 'walk-in', seconds: 10.6, noise: 3.3, lost: 0 }],
+  ];
+  const wrong: string[] = [];
+  for (const [name, cam, t] of takes) {
+    const c = stillOn('sit-up', cam, t);
+    if (c.count) wrong.push(`${name}: ${c.count}`);
+  }
+  assert.deepEqual(wrong, []);
+});
