@@ -33,7 +33,7 @@ export function shoulderRise(f: FrameCtx): number {
 export const TORSO_PER_BREADTH = 0.4;
 
 /** Shoulder breadth, joint to joint, pixels: NaN unless both shoulders are seen. */
-function shoulderBreadth(f: FrameCtx): number {
+export function shoulderBreadth(f: FrameCtx): number {
   const l = f.p[joint('left', 'shoulder')], r = f.p[joint('right', 'shoulder')];
   return l && r && Math.min(l.score, r.score) >= VISIBLE ? dist(l, r) : NaN;
 }
