@@ -48,7 +48,7 @@ export const legRaise: ExerciseDef = {
   recommendedAngle: 'side',
   angleAdvice: 'Film from the side at floor level: the leg angle at the top, the knee bend and the lowering are clearest there; from the feet end the count still reads.',
   filmingAdvice: 'Put the camera on the floor side-on, 2-3 m away, with the whole body and the raised feet in frame.',
-  signal: 'ankles above the hips in leg lengths: 0 flat, 0.8 = full range (legs near vertical)',
+  signal: 'ankles above the hips in leg lengths (at least 0.8 shoulder breadths): 0 flat, 0.8 = full range (legs near vertical)',
   calibrate: situpCalibration,
   progress: (f, cal) => feetOverHips(f, cal) / 0.8,
   minRise: LEG_RAISE_MIN_RISE,
