@@ -137,7 +137,7 @@ export function hipYaw(rep: RepView): number {
  * for a phone), and a distant zoomed camera, the one it can be too much for, puts in little to
  * correct either way.
  */
-const PHONE_LENS = 60;
+export const PHONE_LENS = 60;
 
 /**
  * The rep's frames with each knee drawn as if it were at its own ankle's depth, where the picture's

@@ -5,9 +5,9 @@
 import type { FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { acrossBody } from './squat-level.js';
+import { acrossBody, PHONE_LENS } from './squat-level.js';
 import { repYaw, round, rule, sustained } from './common.js';
-import { DIAGONAL_YAW } from '../view.js';
+import { DIAGONAL_YAW, facing } from '../view.js';
 
 /**
  * The shift, in the person's own hip widths (the distance between the hip keypoints), at which a
@@ -95,6 +95,41 @@ export function hipShift(rep: RepView): { at: (i: number) => number } | null {
   return { at: (i) => (read[i] && read[i]!.width > 0 ? read[i]!.offset / read[i]!.width - ref : NaN) };
 }
 
+/**
+ * How far the picture's perspective can have drawn a shift smaller than it was, in the person's
+ * own hip widths, at frame `i` whose shift reads `signed` (issue 16zi). A squat sends the hips back
+ * as they sink (behind the ankles by about half a thigh length at parallel: the thigh's length
+ * back, less the shin's 30-40 deg forward), away from a phone in front and toward one behind. A
+ * picture draws a point that moves away from it nearer its centre, by its distance from the centre
+ * times that travel over the focal length (view.ts `unprojected`). With the person off the
+ * picture's centre the hips are therefore drawn moving toward it (in front) or away from it
+ * (behind), across the hip line: a shift of a third of a hip width away from the centre read 0.22-0.24
+ * from phones in front with the person half-way to the picture's edge (0.33 centred), under the
+ * 0.25 limit, and was praised. Read from the geometry and the person's own lengths, not the pose
+ * model's depth: that depth un-projecting every joint faulted a good clip (16zc), and drawing the
+ * hips at their standing depth with it read good tuning squats 0.30-0.67. The lens is the
+ * narrowest a phone has (squat-level.ts PHONE_LENS), the least perspective a phone puts in. Zero
+ * where the shift reads the other way (perspective then drew it larger), without a picture size or
+ * a face read in front or behind.
+ */
+function hiddenByPerspective(rep: RepView, i: number, signed: number): number {
+  const f = rep.frames[i], picture = rep.picture, face = quantile(rep.frames.map(facing), 0.5);
+  if (!f || !picture || !(Math.abs(face) > 0) || !(signed !== 0)) return 0;
+  const lh = f.p[KP.leftHip]!, rh = f.p[KP.rightHip]!;
+  const line = [rh.x - lh.x, rh.y - lh.y], width = Math.hypot(line[0]!, line[1]!);
+  if (!(width > 0) || !(f.thighLen > 0)) return 0;
+  // The hips' distance from the picture's centre along the hip line as drawn (toward the person's right: positive).
+  const off = (((lh.x + rh.x) / 2 - picture.width / 2) * line[0]! + ((lh.y + rh.y) / 2 - picture.height / 2) * line[1]!) / width;
+  // In front the hips are drawn toward the centre: a shift away from it reads smaller. Behind, the other way round.
+  const smaller = face > 0 ? Math.sign(signed) === Math.sign(off) : Math.sign(signed) !== Math.sign(off);
+  if (!smaller) return 0;
+  const focal = Math.max(picture.width, picture.height) / 2 / Math.tan((PHONE_LENS * Math.PI) / 360);
+  return (Math.abs(off) * HIPS_BACK * f.thighLen) / focal / width;
+}
+
+/** How far the hips travel back from over the ankles at the bottom of a squat, in thigh lengths: hiddenByPerspective. */
+const HIPS_BACK = 0.5;
+
 export const squatHipShift = rule({
   id: 'squat-hip-shift', category: 'stability', name: 'Hips shifting to one side',
   correction: 'Keep the weight even on both feet: sit straight down between the heels, and push the floor away with both legs equally on the way up.',
@@ -116,6 +151,8 @@ export const squatHipShift = rule({
     const at = (f: FrameCtx) => shift.at(index.get(f)!);
     const worst = sustained(rep, (f) => Math.abs(at(f)), 'max', (_, i) => (p[i] ?? NaN) >= 0.5 * rep.peakProgress);
     if (!Number.isFinite(worst.value)) return undefined;
+    // A pass the picture's perspective may have made: not checked (hiddenByPerspective).
+    if (worst.value <= HIP_SHIFT_LIMIT && worst.value + hiddenByPerspective(rep, worst.index, shift.at(worst.index)) > HIP_SHIFT_LIMIT) return undefined;
     const toward = shift.at(worst.index) > 0 ? 'right' : 'left';
     return judge.fault(worst.value - HIP_SHIFT_LIMIT, MODERATE, MAJOR, {
       evidence: worst.index,
