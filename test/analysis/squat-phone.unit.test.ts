@@ -126,3 +126,21 @@ test('hips shifting to one side, filmed by a phone with the person off the pictu
     }
   }
 });
+
+test('a squat too deep, filmed side-on by a phone with the person off the picture\'s centre, is not praised for a controlled depth', () => {
+  // The phone turned so the person stands half-way to the picture's left edge and 0.3 down: the
+  // knee at the bottom, forward of the hip, is at another depth from the phone and drawn tipped
+  // against it, and the hips 0.64 thigh lengths below the knees read 0.43-0.51 (centred 0.58).
+  // "Controlled depth" was given. Placed in 3D about the hips (squat-level.ts unprojectedAboutHips) they read 0.54-0.57.
+  const cams = [phoneAt(90, 3.5, 1, 67, false, [-0.5, -0.3]), phoneAt(90, 2.5, 1, 75, false, [-0.5, -0.3])];
+  for (const cam of cams) {
+    for (const [name, b] of Object.entries(BUILDS)) {
+      const out = filmSquat(b === FIGURE ? TOO_DEEP : demoFor(b, TOO_DEEP), cam);
+      assert.ok(reps(out) >= 3, `${name} ${JSON.stringify(cam)}: reps`);
+      assert.equal(praised(out, 'Controlled depth'), 0, `${name} ${JSON.stringify(cam)}`);
+    }
+  }
+  // Centred it is named, and a clean squat from those phones keeps "Controlled depth".
+  assert.equal(faulted(filmSquat(TOO_DEEP, phoneAt(90, 3.5, 1, 67, false)), 'Squat too deep'), 4);
+  for (const cam of cams) assert.equal(praised(filmSquat(CLEAN, cam), 'Controlled depth'), 4, JSON.stringify(cam));
+});

@@ -180,6 +180,40 @@ export function kneesAtAnkleDepth(rep: RepView): RepView {
   return { ...rep, frames };
 }
 
+/**
+ * The rep's frames with every joint placed where it is in 3D about the hips, in the camera's own
+ * axes (issue 16zi), where the picture's size is known: a picture draws a joint at a different
+ * depth from the hips larger or smaller about the picture's centre, not about the hips, so with the
+ * person off the centre a thigh level across the picture, its knee nearer the phone than the hip,
+ * is drawn tipped (side-on, 1 m up, the person half-way to the picture's edge and 0.3 down: a squat
+ * sinking the hips 0.64 thigh lengths below the knees read 0.45-0.50, centred 0.58). The hips' ray
+ * h (their place off the centre over the focal length) and the depth channel, read along that ray
+ * (the pose model reads depth on a crop round the person), give each joint's offset D from the
+ * hips: drawn at d = D_xy - h D_z, at depth D.(h, 1)/|(h, 1)| = z / Z_SCALE; so D_z = (z |(h, 1)| /
+ * Z_SCALE - d.h) / (1 + h.h) and D_xy = d + h D_z. The lens: `lens` degrees across the long side.
+ * Without a picture size the frames are as they were.
+ */
+export function unprojectedAboutHips(rep: RepView, lens = PHONE_LENS): RepView {
+  const picture = rep.picture;
+  if (!picture) return rep;
+  const focal = Math.max(picture.width, picture.height) / 2 / Math.tan((lens * Math.PI) / 360);
+  const cx = picture.width / 2, cy = picture.height / 2;
+  const frames = rep.frames.map((f) => {
+    const lh = f.p[joint('left', 'hip')]!, rh = f.p[joint('right', 'hip')]!;
+    if (Math.min(lh.score, rh.score) < VISIBLE || lh.z === undefined || rh.z === undefined) return f;
+    const hx = (lh.x + rh.x) / 2, hy = (lh.y + rh.y) / 2, hz = (lh.z + rh.z) / 2;
+    const a = (hx - cx) / focal, b = (hy - cy) / focal, n2 = 1 + a * a + b * b;
+    const p = f.p.map((k) => {
+      if (k.z === undefined || !Number.isFinite(k.z)) return k;
+      const dx = k.x - hx, dy = k.y - hy;
+      const dz = (((k.z - hz) / Z_SCALE) * Math.sqrt(n2) - dx * a - dy * b) / n2;
+      return { ...k, x: hx + dx + a * dz, y: hy + dy + b * dz, z: hz + dz * Z_SCALE };
+    });
+    return { ...f, p };
+  });
+  return { ...rep, frames };
+}
+
 /** The camera's pitch at the legs over a rep on `side`: legPitch, or thighPitch where the ankles are unseen standing. */
 export function repPitch(rep: RepView, side: Side): number {
   const legs = legPitch(rep, side);

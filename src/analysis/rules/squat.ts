@@ -5,7 +5,7 @@ import { KP } from '../pose.js';
 import { facing } from '../view.js';
 import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from '../signals.js';
 import { headTurn } from './squat-head.js';
-import { acrossBody, dist3d, floorAngle, hipYaw, kneesAtAnkleDepth, repPitch, thighDrop, thighLength3d } from './squat-level.js';
+import { acrossBody, dist3d, floorAngle, hipYaw, kneesAtAnkleDepth, repPitch, thighDrop, thighLength3d, unprojectedAboutHips } from './squat-level.js';
 import { squatHipShift } from './squat-shift.js';
 import { inPicture, repInPicture } from './in-picture.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
@@ -416,6 +416,17 @@ export const squat: ExerciseDef = {
         const low = p.map((v, i) => (v >= 0.5 * rep.peakProgress ? i : -1)).filter((i) => i >= 0);
         const bottomUnseen = low.length > 0 && rep.frames.some((f, i) => i >= low[0]! && i <= low.at(-1)! && !Number.isFinite(below(f)));
         if (bottomUnseen && !(value > 0.5)) return undefined;
+        // A picture draws a joint nearer or further than the hips larger or smaller about its own
+        // centre: with the person off it and the phone turned, the knee at the bottom, forward of
+        // the hip and so at another depth, is drawn tipped against the hip (16zi: side-on, the person
+        // half-way to the picture's edge, a squat sinking 0.64 read 0.45-0.50, centred 0.58). Placed
+        // in 3D about the hips (squat-level.ts unprojectedAboutHips), a reading past the limit says
+        // the picture may have hidden it: a pass is no verdict. The pose model's depth alone is no
+        // fault, so it never makes one.
+        if (!(value > 0.5) && level && rep.picture) {
+          const about = unprojectedAboutHips(rep), there = thighLevel(about);
+          if (there && sustained(about, (f) => there(f) * 0.9 - 1, 'max').value > 0.5) return undefined;
+        }
         const fault = judge.verdict(value - 0.5, 0.1, 0.25);
         return fault && { ...fault, evidence: index, description: `The hips sank about ${round(value * 100)}% of a thigh length below the knees at the bottom.` };
       },
