@@ -7,7 +7,7 @@ import { bestSide, dist, joint, onBestSide, quantile, VISIBLE, type Side } from 
 import { headTurn } from './squat-head.js';
 import { acrossBody, dist3d, floorAngle, hipYaw, kneesAtAnkleDepth, repPitch, thighDrop, thighLength3d, unprojectedAboutHips } from './squat-level.js';
 import { squatHipShift } from './squat-shift.js';
-import { inPicture, repInPicture } from './in-picture.js';
+import { inPicture, jointsInPicture, repInPicture } from './in-picture.js';
 import { atPeak, clamp, DEPTH_HELD_S, heldFor, hipHeight, kneeAngle, repSide, repYaw, round, seenOn, squareOn, sustained, torsoLean, upright, bounceRule, graded, rule } from './common.js';
 
 /** Knee bend progress: 170 deg standing -> 0, 90 deg (about parallel from the side) -> 1. */
@@ -261,13 +261,13 @@ export function thighLevel(rep: RepView): ((f: FrameCtx) => number) | null {
  * rep's signal is back to half its peak, against the lean at the bottom (atPeak); NaN without the
  * rep's signal or a seen torso there.
  */
-export function leanOutOfTheBottom(rep: RepView): { value: number; index: number } {
+export function leanOutOfTheBottom(rep: RepView): { value: number; index: number; end: number } {
   const p = rep.progress, bottom = atPeak(rep, torsoLean);
-  if (!p || !Number.isFinite(bottom)) return { value: NaN, index: rep.peak };
+  if (!p || !Number.isFinite(bottom)) return { value: NaN, index: rep.peak, end: rep.peak };
   let end = rep.peak + 1;
   while (end < p.length && (p[end] ?? NaN) >= 0.5 * rep.peakProgress) end++;
   const rise = sustained(rep, torsoLean, 'max', (_, i) => i > rep.peak && i < end);
-  return { value: rise.value - bottom, index: rise.index };
+  return { value: rise.value - bottom, index: rise.index, end };
 }
 
 /**
@@ -546,8 +546,13 @@ export const squat: ExerciseDef = {
       // (read smaller, so it can only miss); the front view cannot show it.
       views: ['side', 'diagonal'],
       check(rep) {
-        const { value, index } = leanOutOfTheBottom(rep);
+        const { value, index, end } = leanOutOfTheBottom(rep);
         if (!Number.isFinite(value)) return undefined;
+        // A shoulder or hip out of the picture from the bottom (the frames atPeak reads) to the end
+        // of the rise read: the pose model places it where it guesses, and the back's angle read on
+        // it is no reading, either way (16zi: a phone 1.5 m away cut a shoulder off at the bottom
+        // of a clean squat and the guess read the back tipping 20-22 deg out of the bottom).
+        if (rep.frames.some((f, i) => i >= rep.peak - 1 && i < Math.max(end, rep.peak + 2) && !jointsInPicture(rep, f, ['shoulder', 'hip']))) return undefined;
         // No margin is recorded for the near-limit points (near-limit.ts): no labelled clip shows
         // this fault, so how close a clean rep came says nothing known about its form, and it
         // would only reorder the clean reps (the tuning squats' AUC fell 0.88 -> 0.81 with it).
