@@ -156,3 +156,20 @@ test('a clean squat whose shoulder a close phone cuts off at the bottom is not c
     assert.equal(faulted(out, 'Hips rising before the chest'), 0, name);
   }
 });
+
+test('a head dropped to the chest, filmed side-on by a phone with the person off the picture\'s centre, is not praised for a neutral neck', () => {
+  // Side-on, 1 m up, the person half-way to the picture's right edge and 0.3 up (the feet cut off):
+  // a head dropped 80 deg read 18-19 deg against the back, under the 20 deg limit; placed in 3D
+  // about the hips (squat-level.ts unprojectedAboutHips) 22-23. "Neutral neck" was given.
+  const cam = phoneAt(90, 2.5, 1, 60, false, [0.5, 0.3]);
+  const head: Demo = { ...CLEAN, head: (u) => 80 * u };
+  for (const [name, b] of Object.entries(BUILDS)) {
+    const out = filmSquat(b === FIGURE ? head : demoFor(b, head), cam);
+    assert.ok(reps(out) >= 3, `${name}: reps`);
+    assert.equal(praised(out, 'Neutral neck'), 0, name);
+    // A clean squat from there is not faulted for it.
+    assert.equal(faulted(filmSquat(b === FIGURE ? CLEAN : demoFor(b, CLEAN), cam), 'Head position'), 0, `${name}: clean`);
+  }
+  // And keeps the strength (long femurs' clean squat is faulted for its lean from this phone, which drops the posture strengths).
+  assert.equal(praised(filmSquat(CLEAN, cam), 'Neutral neck'), 4);
+});

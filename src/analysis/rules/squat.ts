@@ -581,6 +581,15 @@ export const squat: ExerciseDef = {
         // labelled tuning clip shows a head fault, so how close a clean rep came says nothing known
         // about its form, and it only reordered the clean reps (tuning squats' AUC 0.89 -> 0.86 with it).
         const excess = Math.max(drop, up);
+        // A pass that the joints placed in 3D about the hips contradict (squat-level.ts
+        // unprojectedAboutHips): with the person off the picture's centre, head and torso lines at
+        // other depths than the hips are drawn tipped (16zi: side-on, 1 m up, the person half-way
+        // to the picture's right edge and 0.3 up, a head dropped 80 deg against the back read 18-19
+        // of the 20 deg limit; placed about the hips 22-23). No verdict then; it never makes a fault.
+        if (!(excess > 0) && rep.picture) {
+          const about = headTurn(unprojectedAboutHips(rep));
+          if (about && (about.drop > HEAD_DROP_LIMIT || about.up > HEAD_UP_LIMIT)) return undefined;
+        }
         if (!(excess > 0)) return null;
         const fault = graded(excess, 10, 20);
         return drop >= up
