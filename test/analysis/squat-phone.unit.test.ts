@@ -173,3 +173,15 @@ test('a head dropped to the chest, filmed side-on by a phone with the person off
   // And keeps the strength (long femurs' clean squat is faulted for its lean from this phone, which drops the posture strengths).
   assert.equal(praised(filmSquat(CLEAN, cam), 'Neutral neck'), 4);
 });
+
+test('a long-femured clean squat filmed side-on with the shins out of the picture is not called leaning forward', () => {
+  // Long femurs lean 52 deg with the shins tilted 45, in balance; with the feet cut off the lean was
+  // read alone against 50 and faulted. A lean the shins could balance (up to 45 + 20) is not checked there.
+  const cam = phoneAt(90, 2.5, 1, 60, false, [0.5, 0.3]);
+  const out = filmSquat(demoFor(BUILDS['long femurs']!, CLEAN), cam);
+  assert.ok(reps(out) >= 3, 'reps');
+  assert.equal(faulted(out, 'Excessive forward lean'), 0);
+  // The forward-lean demo (70 deg) is still named from there.
+  const lean: Demo = { bottom: { shin: 30, thigh: 90, tilt: 70 } };
+  assert.equal(faulted(filmSquat(lean, cam), 'Excessive forward lean'), 4);
+});

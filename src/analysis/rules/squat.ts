@@ -519,6 +519,13 @@ export const squat: ExerciseDef = {
         const side = repSide(rep);
         const overShins = sustained(rep, (f) => torsoLean(f) - shinTilt(f, side), 'max').value;
         const relative = Number.isFinite(overShins);
+        // Shins out of the picture (a close or low phone cuts the feet off), the lean cannot be read
+        // against them: past 50 deg it may be a long-femured squat in balance, up to the 45 deg of
+        // shin tilt "Knees past the toes" allows plus the same 20 (16zi: long femurs' clean squat,
+        // 52 deg with the shins at 45, faulted side-on with the feet cut off). Only a lean past
+        // that is a fault there; between, no verdict.
+        const shinsCut = !relative && !!side && !repInPicture(rep, ['knee', 'ankle'], side);
+        if (shinsCut && value > 50 && !(value > 45 + 20)) return undefined;
         const fault = judge.verdict(relative ? Math.min(value - 50, overShins - 20) : value - 50, 6, 12);
         // From a diagonal the picture foreshortens the lean and the shins (they point partly along
         // the line of sight), the more so from a camera below or above the hips: a phone 0.3 m up
