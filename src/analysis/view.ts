@@ -22,7 +22,9 @@
 // read one by one flipped between a rear diagonal and the side.
 // Lying or in a plank, the shoulders' overlap tells side from diagonal (lyingSpan).
 // Lying is read in the picture (the shoulders not above the hips) and, for a body filmed from its
-// feet whose foreshortened torso stands above its hips there, from the model's depth (lyingByDepth).
+// feet whose foreshortened torso stands above its hips there, from the model's depth (lyingByDepth;
+// for the view also with one leg in the picture, or filmed from above off the feet end: lyingForView).
+// A clip whose body lies on half its frames or more is never named back (lyingOver).
 import type { CameraAngle, FormRule, FrameCtx, Picture } from './exercise.js';
 import { KP, Z_SCALE, type Keypoint } from './pose.js';
 import { quantile, VISIBLE } from './signals.js';
@@ -180,8 +182,11 @@ export const awayFromCamera = (a: Point3, b: Point3) => (b[2] - a[2]) / Math.hyp
  */
 export function lyingByDepth(f: FrameCtx): boolean {
   const line = bodyLine3d(f);
-  if (!line) return false;
-  const { sh, hip, foot } = line;
+  return line ? lyingAlong(f, line) : false;
+}
+
+/** lyingByDepth's two readings on a body line in 3D (the shoulders', hips' and feet's midpoints). */
+function lyingAlong(f: FrameCtx, { sh, hip, foot }: { sh: Point3; hip: Point3; foot: Point3 }): boolean {
   if (awayFromCamera(hip, sh) > END_ON && awayFromCamera(foot, hip) > END_ON) return true;
   // Clamped as cameraPitch is: a frame's misread pitch past 45 deg would lay down an upright torso
   // whose depth the model reads flat (its rise then reads cos(pitch)); at 45 it stays upright.
@@ -206,6 +211,88 @@ export function lyingByDepth(f: FrameCtx): boolean {
  * what the picture shows of the depth).
  */
 const END_ON = Math.tan((25 * Math.PI) / 180);
+
+/**
+ * The body line in 3D as bodyLine3d reads it, with the legs read on whichever side shows them: each
+ * side's hip to its own ankle (its knee when the ankle is unseen), averaged over the sides seen, laid
+ * from the hips' midpoint. Null unless both shoulders and both hips, and one side's ankle or knee, are
+ * seen with depth. Filmed from the feet end or a diagonal off it, a phone near the body cuts off the
+ * feet, and often one knee, at the picture's edge (issue 20zi).
+ */
+function sideLine3d(f: FrameCtx): { sh: Point3; hip: Point3; foot: Point3 } | null {
+  const seen = (i: number) => f.p[i]!.score >= VISIBLE && f.p[i]!.z !== undefined;
+  if (![KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip].every(seen)) return null;
+  const at = (i: number): Point3 => [f.p[i]!.x, f.p[i]!.y, f.p[i]!.z! / Z_SCALE];
+  const mid = (a: Point3, b: Point3): Point3 => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+  const hip = mid(at(KP.leftHip), at(KP.rightHip));
+  const legs: Point3[] = [];
+  for (const [h, ankle, knee] of [[KP.leftHip, KP.leftAnkle, KP.leftKnee], [KP.rightHip, KP.rightAnkle, KP.rightKnee]] as const) {
+    const end = seen(ankle) ? ankle : seen(knee) ? knee : -1;
+    if (end < 0) continue;
+    const a = at(h), b = at(end);
+    legs.push([b[0] - a[0], b[1] - a[1], b[2] - a[2]]);
+  }
+  if (!legs.length) return null;
+  const leg = legs.reduce((a, b) => [a[0] + b[0] / legs.length, a[1] + b[1] / legs.length, a[2] + b[2] / legs.length], [0, 0, 0] as Point3);
+  return { sh: mid(at(KP.leftShoulder), at(KP.rightShoulder)), hip, foot: [hip[0] + leg[0], hip[1] + leg[1], hip[2] + leg[2]] };
+}
+
+/**
+ * The frame's torso is not upright for the camera angle (issue 20zi): the picture shows the shoulders
+ * not above the hips, or the model's depth lays the body down (lyingByDepth), with the legs read on
+ * one side when the other is out of the picture (sideLine3d).
+ */
+function lyingForView(f: FrameCtx): boolean {
+  if (!shouldersAboveHips(f)) return true;
+  const line = sideLine3d(f);
+  return line ? lyingAlong(f, line) || lookedDownOnEndOn(f, line) : false;
+}
+
+/**
+ * A body whose torso and legs both point away from the camera, past a turn of 15 deg out of the
+ * picture, while its shoulder line says the camera looks down on it (issue 20zi). Upright, a torso
+ * and legs point away from a camera only as far as it looks up at them (a phone on the floor); a
+ * level shoulder line then reads the camera looking up, not down. A plank 20-30 deg off its feet
+ * end, filmed from 30-40 deg above, points its torso and legs only 15-30 deg away (under END_ON: the
+ * pitch takes back what the lean gives) and turns its shoulder line 20-30 deg out of the picture
+ * (under PITCH_READ), so neither of lyingByDepth's readings sees it, and the phone sweep named it
+ * back. The shoulder line's slope is read here from a turn of 15 deg (LOOSE_PITCH_READ); only its
+ * sign, past LOOKS_DOWN, is used. In the phone sweep the upright bodies whose torso and legs point
+ * away past 15 deg (573 cameras: a squat, a press and a row filmed from 20 deg below, 1.5 m off) read
+ * it at -48 to -6 over the clip; the planks it lays down (108 cameras) at 10-56. A phone turned off
+ * the body, its perspective not undone, reads some planks filmed from 40 deg above at -7 to 10, and
+ * those are still named back.
+ */
+function lookedDownOnEndOn(f: FrameCtx, { sh, hip, foot }: { sh: Point3; hip: Point3; foot: Point3 }): boolean {
+  if (!(awayFromCamera(hip, sh) > LOOSE_END_ON && awayFromCamera(foot, hip) > LOOSE_END_ON)) return false;
+  return pitchOfShoulders(f, LOOSE_PITCH_READ) >= LOOKS_DOWN;
+}
+
+/** tan 15 deg: how far out of the picture the torso and the legs must point for lookedDownOnEndOn. */
+const LOOSE_END_ON = Math.tan((15 * Math.PI) / 180);
+
+/** tan 15 deg: the least the shoulder line must point out of the picture for lookedDownOnEndOn to read its slope. */
+const LOOSE_PITCH_READ = Math.tan((15 * Math.PI) / 180);
+
+/** Degrees: the least pitch down the shoulder line must read for lookedDownOnEndOn (the camera above the body). */
+const LOOKS_DOWN = 10;
+
+/**
+ * Whether the clip's body lies or holds a plank: at least half of the frames that see the torso read
+ * it not upright (lyingForView), as lyingSpan counts. Lying, the face points at the floor or the
+ * ceiling, so which way the person faces is not read on the clip at all: the frames that a
+ * foreshortened torso stands above the hips on (a plank filmed from a diagonal off its feet) showed
+ * the shoulders in a back view's order, and named the plank back.
+ */
+export function lyingOver(frames: readonly FrameCtx[]): boolean {
+  let seen = 0, lying = 0;
+  for (const f of frames) {
+    if (Math.min(...[KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip].map((i) => f.p[i]!.score)) < VISIBLE) continue;
+    seen++;
+    if (lyingForView(f)) lying++;
+  }
+  return seen > 0 && lying >= seen / 2;
+}
 
 /** sin 45 deg: a torso or legs rising less than this are nearer level than upright (lyingByDepth). */
 const LEVEL_SIN = Math.sin(Math.PI / 4);
@@ -365,6 +452,8 @@ function trustedSpans(span: number, hips: number): { span: number; hips: number 
  */
 export function facingOver(all: readonly FrameCtx[], picture?: Picture): ClipFacing {
   const frames = unprojectedAll(all, picture).filter((f) => Math.min(f.p[KP.leftShoulder]!.score, f.p[KP.rightShoulder]!.score) >= VISIBLE);
+  // A body lying or in a plank faces neither toward the camera nor away (see lyingOver).
+  if (lyingOver(frames)) return { away: false, hipsFollow: false };
   const med = (m: (f: FrameCtx) => number) => quantile(frames.map(m), 0.5);
   const read = med(signedSpan), faceScore = med(facing);
   let { span } = trustedSpans(read, NaN);
@@ -596,7 +685,9 @@ export function estimateView(all: readonly FrameCtx[], clip?: ClipFacing, pictur
   if (med(shoulderOverlap) < OVERLAP_SPAN && yaw >= SIDE_YAW) return 'side';
   // Whether an elbow lies outside the picture is read where the picture drew it.
   const farElbow = quantile(all.map((f) => farElbowVisibility(f, picture)), 0.5);
-  return classifyYaw(yaw, med(facing), farElbow, med(signedSpan), med(signedHipSpan), clip);
+  // Lying over these frames, the face's direction is not read (see lyingOver).
+  const faceScore = lyingOver(frames) ? NaN : med(facing);
+  return classifyYaw(yaw, faceScore, farElbow, med(signedSpan), med(signedHipSpan), clip);
 }
 
 /**
@@ -611,10 +702,15 @@ export function estimateView(all: readonly FrameCtx[], clip?: ClipFacing, pictur
  * are seen from 19 deg below, and it reads -19.
  */
 export function shoulderPitch(f: FrameCtx): number {
+  return pitchOfShoulders(f, PITCH_READ);
+}
+
+/** shoulderPitch read where the shoulder line points out of the picture by `least` (a tangent) or more. */
+function pitchOfShoulders(f: FrameCtx, least: number): number {
   const ls = f.p[KP.leftShoulder]!, rs = f.p[KP.rightShoulder]!;
   if (Math.min(ls.score, rs.score) < VISIBLE || ls.z === undefined || rs.z === undefined) return NaN;
   const dx = ls.x - rs.x, dy = ls.y - rs.y, dz = (ls.z - rs.z) / Z_SCALE;
-  if (Math.abs(dz) < Math.abs(dx) * PITCH_READ) return NaN;
+  if (Math.abs(dz) < Math.abs(dx) * least) return NaN;
   return deg(Math.atan(-dy / dz));
 }
 

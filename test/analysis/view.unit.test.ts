@@ -626,3 +626,72 @@ test('legs away: toward the camera from the front, away from behind, unread with
   assert.ok(noLegs.every((f) => Number.isNaN(legsAway(f))));
   assert.equal(facingOver(noLegs).away, false, 'the legs unseen');
 });
+
+/** The plank of the phone sweep filmed by a phone (view-sweep.ts), the picture's size given as the pipeline gives it. */
+function plankByPhone(label: string, yaw: number, down: number, distance: number) {
+  const { phone } = sweepPhones().find((p) => p.label === label)!;
+  const { at, aim } = sweepBodies.plank!;
+  const poses = series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance, aim, phone }));
+  return { frames: buildContext(poses, 12), picture: { width: phone.width, height: phone.height } };
+}
+
+const TORSO_KP = [KP.leftShoulder, KP.rightShoulder, KP.leftHip, KP.rightHip];
+
+test('a plank 20-40 deg off its feet end, filmed by a phone from 30-40 deg above: the torso and legs point away while the shoulder line says the camera looks down, so it lies, and is no back view', () => {
+  // The lean points the torso and legs only 20-30 deg away (under END_ON) and the shoulder line
+  // turns 20-40 deg out of the picture (under PITCH_READ 30 deg at 20 deg off): lyingByDepth reads
+  // neither, and the phone sweep named these back (issue 20zi). Upright, a torso and legs pointing
+  // away come with a camera looking up at them.
+  const wrong: string[] = [];
+  for (const label of sweepPhones().map((p) => p.label).filter((l) => l.endsWith('turn 0 0'))) {
+    for (const yaw of [140, 150, 160, 200, 210, 220]) for (const down of [30, 40]) {
+      const { frames, picture } = plankByPhone(label, yaw, down, 2.5);
+      const named = estimateView(frames, undefined, picture);
+      if (named !== 'diagonal') wrong.push(`${label} yaw ${yaw} pitch ${down}: ${named}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('a plank off its feet end filmed by a phone that cuts off a foot or a knee: the legs are read on the side the picture shows, and the body lies', () => {
+  // A phone 1.5 m from the feet end, the body off the picture's centre, cuts off the feet and often
+  // one knee: the body line of both feet (or both knees) is unread, so lyingByDepth says nothing
+  // and the phone sweep named these back (issue 20zi). Only the cameras that show one side's leg but
+  // not both feet or both knees are judged here, and a camera that cuts off the torso is not.
+  const named: Record<string, number> = {};
+  let cameras = 0;
+  for (const label of sweepPhones().map((p) => p.label).filter((l) => l.startsWith('67 deg') && !l.endsWith('turn 0 0'))) {
+    for (const yaw of [130, 140, 150, 160, 200, 210, 220, 230]) for (const down of [0, 10, 20]) {
+      const { frames, picture } = plankByPhone(label, yaw, down, 1.5);
+      if (frames.some((f) => TORSO_KP.some((i) => f.p[i]!.score <= 0.1))) continue;
+      const seen = (i: number) => frames.every((f) => f.p[i]!.score >= 0.5);
+      const pairs = (seen(KP.leftAnkle) && seen(KP.rightAnkle)) || (seen(KP.leftKnee) && seen(KP.rightKnee));
+      const oneSide = [KP.leftAnkle, KP.rightAnkle, KP.leftKnee, KP.rightKnee].some(seen);
+      if (pairs || !oneSide) continue;
+      cameras++;
+      const view = estimateView(frames, undefined, picture);
+      named[view] = (named[view] ?? 0) + 1;
+    }
+  }
+  assert.ok(cameras >= 20, `${cameras} cameras`);
+  assert.equal(named.back ?? 0, 0, JSON.stringify(named));
+});
+
+test('upright bodies filmed from behind by a phone on the floor stay back views: a row leaning away over legs that stand is not lying', () => {
+  // The guard for the readings above: a camera looking up at a body points its torso away (a row's
+  // by far more), but its level shoulder line then reads the camera looking up, and its legs stand.
+  const wrong: string[] = [];
+  for (const label of sweepPhones().map((p) => p.label).filter((l) => l.startsWith('67 deg'))) {
+    const { phone } = sweepPhones().find((p) => p.label === label)!;
+    for (const name of ['squat', 'row'] as const) {
+      const { at, aim } = sweepBodies[name]!;
+      for (const yaw of [170, 180, 190]) for (const [down, distance] of [[-20, 1.5], [-10, 1.5], [-10, 2.5]] as const) {
+        const frames = buildContext(series(12, 1, (t) => film(at(t), { yaw, pitch: down, distance, aim, phone })), 12);
+        if (frames.some((f) => TORSO_KP.some((i) => f.p[i]!.score <= 0.1))) continue;
+        const named = estimateView(frames, undefined, { width: phone.width, height: phone.height });
+        if (named !== 'back') wrong.push(`${name} ${label} yaw ${yaw} pitch ${down} ${distance} m: ${named}`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
