@@ -5,8 +5,8 @@
 // rear diagonal and behind, 0.3, 1 and 2 m off the floor, 1.5, 3 and 5 m away, at 12 fps, with up
 // to +-6 px of keypoint noise, 0-5% of joints lost a frame, and one set in ten with the legs below
 // the knees or the hands out of the picture. Prints, per exercise, the count exact / within one,
-// exact per yaw, and how often the clip's view is named as the camera's yaw band (20n's bands;
-// view naming is view.ts's: reported only).
+// exact per yaw, and how often the clip's view is named as the camera's yaw band (20n's bands,
+// lying-aware as view-sweep.ts's; view naming is view.ts's: reported only).
 //
 //   npx tsx bench/camera-sweep.ts [--only id,id] [--misses] [--seed N] [--phone]
 //
@@ -24,6 +24,7 @@ import { exercises } from '../src/analysis/rules/index.js';
 import { seededRandom } from './support/random.js';
 import { buildOf, countOn, outside, type PhoneTake } from '../test/analysis/camera-sets.js';
 import { phoneCamera, phoneFocal, type Phone } from '../test/analysis/camera.js';
+import { expectedView as viewBands } from '../test/analysis/view-sweep.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -38,15 +39,15 @@ const YAWS = [0, 45, 90, 135, 180, -45, -90];
 const HEIGHTS = [0.3, 1.0, 2.0];
 const AWAY = [1.5, 3, 5];
 
-/** The view a camera at this yaw should be named (20n's bands), undefined between bands. */
-function expectedView(yaw: number): string | undefined {
-  const a = Math.abs(yaw);
-  if (a <= 5) return 'front';
-  if (a >= 20 && a <= 60) return 'diagonal';
-  if (a >= 70 && a <= 110) return 'side';
-  if (a >= 125) return 'back';
-  return undefined;
-}
+/**
+ * Done lying or in a plank (catalog-moves.ts: plank, supine): view-sweep.ts expectedView's lying
+ * bands, where the head end and the feet end are both front (the shared labels: a sit-up filmed from
+ * the feet is front) and nothing is back. The burpee stands for most of a rep: standing bands.
+ */
+const LYING = new Set(['push-up', 'mountain-climber', 'glute-bridge', 'sit-up', 'crunch', 'leg-raise', 'bench-press']);
+
+/** The view a camera at this yaw should be named (20n's bands, view-sweep.ts), undefined between bands. */
+const expectedView = (id: string, yaw: number): string | undefined => viewBands(yaw, LYING.has(id)) ?? undefined;
 
 function takeOf(r: () => number): PhoneTake {
   const reps = 3 + Math.floor(r() * 10);
@@ -86,7 +87,7 @@ for (const id of ids) {
     if (Math.abs(count - t.reps) <= 1) row.within++;
     const [e, n] = row.byYaw.get(yaw) ?? [0, 0];
     row.byYaw.set(yaw, [e + (count === t.reps ? 1 : 0), n + 1]);
-    const want = expectedView(yaw);
+    const want = expectedView(id, yaw);
     if (want) { row.viewN++; if (view === want) row.viewRight++; }
     if (count !== t.reps) misses.push(`${id} yaw ${yaw} h ${height} away ${away}: ${count} of ${t.reps} (period ${t.period.toFixed(2)} pause ${t.pause.toFixed(2)} noise ${t.noise.toFixed(1)} lost ${t.lost} crop ${t.crop} depth ${depth.toFixed(2)} seed ${t.seed}${build ? ` build ${Object.entries(build).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' ')}` : ''}) view ${view}`);
   }
