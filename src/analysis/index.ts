@@ -227,7 +227,20 @@ export function toPoseTrack(poses: readonly PackedPose[], width: number, height:
 // knee seen from under 60 deg not checked, the head read on the body's midline (16zg). The calf raise
 // reads heel, ankle, knee and hip over each side's planted toe in the frame's own leg height, and the
 // press and thruster need a rise of 0.2 of the press (20zc).
-export const ENGINE_VERSION = 'pose-engine/19';
+// /20 (stop 38): the poses are those of /19 bit for bit; results can differ for the same video.
+// A body lying on half a clip's frames or more is never named back: its facing is not read, lying is
+// read with one leg in the picture, and from a torso and legs pointing away under a shoulder line
+// that says the camera looks down (view.ts, 20zi). Counting through phones: the overhead extension
+// reads a hand the model guesses above its seen elbow (20zf); the pull-up reads the elbows over the
+// shoulders in upper-arm lengths where the hands are mostly unseen, and the mountain climber's hip
+// angle in 3D short of side-on (20zg); the press reads an unseen arm above the picture at its top
+// edge, the front raise the upper arm's 3D angle to the torso, the row's hinge from the knees where
+// the ankles are cut off (20zh); the sit-up's torso and the leg raise's legs are read in at least a
+// share of the shoulders' breadth, with a least rise (20zj). Push-up depth from a 45-60 deg diagonal
+// is read on the near arm (16zh). Squat: a hip shift the off-centre picture could hide, a too-deep
+// or head reading that the joints placed in 3D about the hips put past the limit, hips rising with a
+// shoulder or hip cut off, and a lean the unseen shins could balance are "not checked" (16zi).
+export const ENGINE_VERSION = 'pose-engine/20';
 
 /**
  * Frames analysed per second. 12 resolves the turn at the bottom of a brisk rep (tempo rules) and
