@@ -196,7 +196,7 @@ export function kneesAtAnkleDepth(rep: RepView): RepView {
 export function unprojectedAboutHips(rep: RepView, lens = PHONE_LENS): RepView {
   const picture = rep.picture;
   if (!picture) return rep;
-  const focal = Math.max(picture.width, picture.height) / 2 / Math.tan((lens * Math.PI) / 360);
+  const focal = focalOf(picture, lens);
   const cx = picture.width / 2, cy = picture.height / 2;
   const frames = rep.frames.map((f) => {
     const lh = f.p[joint('left', 'hip')]!, rh = f.p[joint('right', 'hip')]!;
@@ -212,6 +212,11 @@ export function unprojectedAboutHips(rep: RepView, lens = PHONE_LENS): RepView {
     return { ...f, p };
   });
   return { ...rep, frames };
+}
+
+/** A lens's focal length in pixels, `lens` its angle of view (deg) across the picture's long side. */
+export function focalOf(picture: { width: number; height: number }, lens = PHONE_LENS): number {
+  return Math.max(picture.width, picture.height) / 2 / Math.tan((lens * Math.PI) / 360);
 }
 
 /** The camera's pitch at the legs over a rep on `side`: legPitch, or thighPitch where the ankles are unseen standing. */

@@ -5,7 +5,7 @@
 import type { FrameCtx, RepView } from '../exercise.js';
 import { KP } from '../pose.js';
 import { quantile, VISIBLE } from '../signals.js';
-import { acrossBody, PHONE_LENS } from './squat-level.js';
+import { acrossBody, focalOf } from './squat-level.js';
 import { repYaw, round, rule, sustained } from './common.js';
 import { DIAGONAL_YAW, facing } from '../view.js';
 
@@ -123,7 +123,7 @@ function hiddenByPerspective(rep: RepView, i: number, signed: number): number {
   // In front the hips are drawn toward the centre: a shift away from it reads smaller. Behind, the other way round.
   const smaller = face > 0 ? Math.sign(signed) === Math.sign(off) : Math.sign(signed) !== Math.sign(off);
   if (!smaller) return 0;
-  const focal = Math.max(picture.width, picture.height) / 2 / Math.tan((PHONE_LENS * Math.PI) / 360);
+  const focal = focalOf(picture);
   return (Math.abs(off) * HIPS_BACK * f.thighLen) / focal / width;
 }
 
